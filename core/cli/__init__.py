@@ -1,0 +1,1 @@
+"""The ``atoll`` command line."""

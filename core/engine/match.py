@@ -1,0 +1,156 @@
+"""A game in progress: the public state, what each seat privately knows, and the public log."""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+from typing import Any
+
+from atoll.chance import Request
+from atoll.engine.ledger import Ledger
+from atoll.engine.resolver import Resolver
+from atoll.errors import AmbiguousAction, IllegalAction, MalformedInput, ProtocolViolation, UnknownAction
+from atoll.game import Game
+from atoll.jsondata import JSON, canonical
+from atoll.types import Action, Chance, Config, Decision, End, Knowledge, State, Step
+
+#: One entry of the public log: ``{"seat", "action"}``, ``{"seat", "sealed"}`` or
+#: ``{"request", "outcome"}``.
+Event = dict[str, Any]
+
+
+class Match:
+    """Drives one game: asks ``next``, routes chance to the resolver, checks and applies actions.
+
+    The state the game sees is public; each seat's private knowledge (handle ->
+    face) is kept here beside it, and the :class:`Ledger` records the public
+    facts about hidden cards. ``events`` is the public log; replaying it (with
+    the same resolver answers) gives the same state.
+    """
+
+    def __init__(self, game: Game, config: Config, resolver: Resolver) -> None:
+        self.game = game
+        self.config = config
+        self.resolver = resolver
+        self.state: State = game.setup(config)
+        self.known: list[dict[str, JSON]] = [{} for _ in range(config.seats)]
+        self.ledger = Ledger()
+        self.events: list[Event] = []
+        self._step: Step | None = None
+        self._seals = 0
+
+    # -- reading ------------------------------------------------------------------
+
+    def step(self) -> Step:
+        """What happens now (cached until the state changes)."""
+        if self._step is None:
+            self._step = self.game.next(self.state)
+        return self._step
+
+    def knowledge(self, seat: int) -> Knowledge:
+        """A read-only view of what ``seat`` privately knows."""
+        return MappingProxyType(self.known[seat])
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """The legal actions of ``seat`` now (empty unless it is to decide)."""
+        step = self.step()
+        if not isinstance(step, Decision) or step.seat != seat:
+            return []
+        return self.game.legal_actions(self.state, seat, self.known[seat])
+
+    def view(self, seat: int | None) -> dict[str, JSON]:
+        """What ``seat`` (``None``: a spectator) may see."""
+        known: Knowledge = {} if seat is None else self.known[seat]
+        return self.game.view(self.state, seat, known)
+
+    def texts(self, seat: int) -> dict[str, Action]:
+        """The legal actions of ``seat`` by their texts; raises if two share a text."""
+        out: dict[str, Action] = {}
+        for action in self.legal_actions(seat):
+            text = self.game.describe(self.state, action)
+            if text in out:
+                raise AmbiguousAction(
+                    f"{self.game.info.name}: two legal actions are both described as {text!r}"
+                )
+            out[text] = action
+        return out
+
+    def parse(self, seat: int, text: str) -> Action:
+        """The legal action of ``seat`` whose text is ``text`` (spaces and case do not matter)."""
+        wanted = " ".join(text.lower().split())
+        texts = self.texts(seat)
+        for candidate, action in texts.items():
+            if " ".join(candidate.lower().split()) == wanted:
+                return action
+        matches = [t for t in texts if t.lower().startswith(wanted)] if wanted else []
+        if len(matches) == 1:
+            return texts[matches[0]]
+        if matches:
+            raise AmbiguousAction(f"{text!r} could be any of: {', '.join(sorted(matches))}")
+        hint = ", ".join(sorted(texts)[:8]) + (" ..." if len(texts) > 8 else "")
+        raise UnknownAction(f"{text!r} is not a legal action now; legal: {hint}")
+
+    # -- changing -----------------------------------------------------------------
+
+    def act(self, seat: int, action: Action) -> None:
+        """``seat`` takes ``action``; raises and changes nothing if it may not."""
+        step = self.step()
+        if not isinstance(step, Decision):
+            raise ProtocolViolation(f"seat {seat} acted, but no seat is to decide now")
+        if step.seat != seat:
+            raise ProtocolViolation(f"seat {seat} acted out of turn; seat {step.seat} is to decide")
+        if not isinstance(action, dict):
+            raise MalformedInput(f"an action is a JSON object, not {action!r}")
+        if step.secret:
+            self._act_sealed(seat, action)
+            return
+        reveal = action.get("reveal", {})
+        if not isinstance(reveal, dict):
+            raise MalformedInput(f"'reveal' must map handles to faces: {reveal!r}")
+        unknown = [h for h in reveal if h not in self.known[seat]]
+        if unknown:
+            raise IllegalAction(f"seat {seat} cannot show {', '.join(unknown)}: not in its hand")
+        if reveal:
+            self.resolver.prove(seat, reveal)
+        self.state = self.game.apply(self.state, action)
+        self._step = None
+        if reveal:
+            self.ledger.record_reveal(reveal)
+        self.events.append({"seat": seat, "action": action})
+
+    def _act_sealed(self, seat: int, action: Action) -> None:
+        values = action.get("secret")
+        if not isinstance(values, list) or not values:
+            raise MalformedInput(f"a secret decision needs 'secret': [values], got {action!r}")
+        legal = {canonical(a) for a in self.game.legal_actions(self.state, seat, self.known[seat])}
+        if canonical(action) not in legal:
+            raise IllegalAction(f"seat {seat} may not seal {values!r} now")
+        handles = [f"s{seat}-{self._seals}.{i}" for i in range(len(values))]
+        before = self.state
+        self.state = self.game.apply(self.state, {"sealed": handles})
+        self._step = None
+        self._seals += 1
+        self.resolver.seal(seat, handles, values)
+        self.known[seat].update(zip(handles, values, strict=True))
+        self.ledger.record_seal(seat, handles, before)
+        self.events.append({"seat": seat, "sealed": handles})
+
+    def advance(self) -> Request:
+        """Resolve the pending chance request; returns it."""
+        step = self.step()
+        if not isinstance(step, Chance):
+            raise ProtocolViolation("advance() called, but chance is not to act now")
+        request = step.request
+        resolution = self.resolver.resolve(request)
+        self.state = self.game.resolve(self.state, request, resolution.outcome)
+        self._step = None
+        for seat, faces in resolution.privately.items():
+            self.known[seat].update(faces)
+        self.ledger.record_chance(request, resolution.outcome)
+        self.events.append({"request": request.to_json(), "outcome": resolution.outcome})
+        return request
+
+    def results(self) -> End | None:
+        """The end of the game, or ``None`` while it goes on."""
+        step = self.step()
+        return step if isinstance(step, End) else None
+

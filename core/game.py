@@ -1,0 +1,105 @@
+"""The game API: what a plugin implements. A game is a pure, deterministic state machine."""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Mapping, Sequence
+from typing import ClassVar
+
+from atoll.chance import Request
+from atoll.errors import IllegalAction
+from atoll.jsondata import JSON
+from atoll.types import Action, Config, GameInfo, Knowledge, State, Step
+
+#: Styled text for the client: ``(style, text)`` pairs, as prompt_toolkit's
+#: FormattedText takes them (style names like ``"fg:ansired bold"`` or ``""``).
+Fragments = list[tuple[str, str]]
+
+
+class Game(abc.ABC):
+    """A game plugin. Subclass it, set :attr:`info`, implement the abstract methods.
+
+    Rules are pure functions of their arguments: no clock, no global random, no
+    I/O, and ``apply``/``resolve`` never mutate the state they are given. The
+    state holds public information only; hidden cards appear in it as handles,
+    and a face enters it only once revealed. Randomness and hidden cards come
+    only through chance requests (:mod:`atoll.chance`).
+    """
+
+    info: ClassVar[GameInfo]
+
+    # -- set-up -----------------------------------------------------------------
+
+    def configure(
+        self,
+        seats: int | None = None,
+        variant: str | None = None,
+        options: Mapping[str, JSON] | None = None,
+    ) -> Config:
+        """Build a checked :class:`Config`, filling in the minimum seats and default variant."""
+        info = self.info
+        seats = info.min_seats if seats is None else seats
+        variant = info.default_variant if variant is None else variant
+        if not info.min_seats <= seats <= info.max_seats:
+            raise IllegalAction(
+                f"{info.title} takes {info.min_seats}-{info.max_seats} seats, not {seats}"
+            )
+        if variant not in info.variants:
+            raise IllegalAction(
+                f"{info.title} has no variant {variant!r}; choose one of {', '.join(info.variants)}"
+            )
+        return Config(seats, variant, dict(options or {}))
+
+    @abc.abstractmethod
+    def setup(self, config: Config) -> State:
+        """The state before anything happens (usually its first step is a shuffle)."""
+
+    # -- rules ------------------------------------------------------------------
+
+    @abc.abstractmethod
+    def next(self, state: State) -> Step:
+        """What happens now: a :class:`Decision`, a :class:`Chance` request, or the :class:`End`."""
+
+    @abc.abstractmethod
+    def legal_actions(self, state: State, seat: int, known: Knowledge) -> list[Action]:
+        """Every legal action of ``seat`` now, given the faces it privately ``known``s.
+
+        An action that shows hidden cards lists them under ``"reveal"``
+        (handle -> face). Each action has a unique :meth:`describe` text.
+        """
+
+    @abc.abstractmethod
+    def apply(self, state: State, action: Action) -> State:
+        """The state after the seat to move takes ``action``.
+
+        Checks the action in full (on a network table nobody else knows the
+        actor's hand, so this is the only check): raises
+        :class:`~atoll.errors.IllegalAction` and leaves ``state`` unchanged if
+        it is not legal. Faces under ``"reveal"`` have been proven by the engine.
+        """
+
+    @abc.abstractmethod
+    def resolve(self, state: State, request: Request, outcome: Mapping[str, JSON]) -> State:
+        """The state after chance answered ``request`` with the public ``outcome``."""
+
+    # -- what a seat sees ---------------------------------------------------------
+
+    @abc.abstractmethod
+    def view(self, state: State, seat: int | None, known: Knowledge) -> dict[str, JSON]:
+        """What ``seat`` (``None``: a spectator) may see: the public state and its own ``known``."""
+
+    @abc.abstractmethod
+    def render(self, view: Mapping[str, JSON]) -> Fragments:
+        """Draw a view as styled text for the terminal."""
+
+    @abc.abstractmethod
+    def describe(self, state: State, action: Action) -> str:
+        """A short human text for ``action`` (``"play 2 giraffe"``), unique among the legal ones."""
+
+    def describe_log(self, state: State, seat: int, action: Action) -> str:
+        """A line for the game log after ``seat`` took ``action`` in ``state`` (public words only)."""
+        return f"seat {seat}: {self.describe(state, action)}"
+
+    def seat_names(self, config: Config) -> Sequence[str]:
+        """Names of the seats (colours, for instance) in seat order."""
+        return [f"seat {i}" for i in range(config.seats)]

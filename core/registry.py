@@ -1,0 +1,157 @@
+"""Plugin discovery: load the ``atoll.games`` entry points, collect games and bots.
+
+Bootstrap in one place and one order: hookspecs, entry points, built-in bots,
+``check_pending``. A plugin that fails to import or breaks the API is reported
+with its name and the reason; every other game still loads.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from types import ModuleType
+
+import pluggy
+
+from atoll import hookspecs
+from atoll.bots.base import BotKind
+from atoll.errors import PluginError, UnknownGame
+from atoll.game import Game
+
+ENTRY_POINT_GROUP = "atoll.games"
+
+
+@dataclass(frozen=True)
+class InstalledGame:
+    """A game and where it comes from: the plugin name and the distribution that provides it."""
+
+    game: Game
+    plugin: str
+    source: str
+
+
+@dataclass
+class Registry:
+    """Every installed game and bot kind, and the plugins that could not be loaded."""
+
+    games: dict[str, InstalledGame] = field(default_factory=dict)
+    bots: dict[str, BotKind] = field(default_factory=dict)
+    problems: list[PluginError] = field(default_factory=list)
+
+    def game(self, name: str) -> Game:
+        """The game called ``name``; raises :class:`UnknownGame` listing the installed ones."""
+        try:
+            return self.games[name].game
+        except KeyError:
+            installed = ", ".join(sorted(self.games)) or "none"
+            raise UnknownGame(f"no game {name!r} is installed (installed: {installed})") from None
+
+    def bot(self, kind: str, game: str) -> BotKind:
+        """The bot kind ``kind`` for ``game``; raises :class:`UnknownGame` if it cannot play it."""
+        found = self.bots.get(kind)
+        if found is None or not found.plays(game):
+            usable = ", ".join(sorted(k for k, b in self.bots.items() if b.plays(game)))
+            raise UnknownGame(f"no bot kind {kind!r} plays {game} (kinds for {game}: {usable})")
+        return found
+
+    def bots_for(self, game: str) -> list[BotKind]:
+        """The bot kinds that can play ``game``."""
+        return [b for b in self.bots.values() if b.plays(game)]
+
+
+def plugin_manager() -> pluggy.PluginManager:
+    """A plugin manager that knows atoll's hookspecs and nothing else yet."""
+    manager = pluggy.PluginManager("atoll")
+    manager.add_hookspecs(hookspecs)
+    return manager
+
+
+def load_registry(
+    *, entry_points: bool = True, extra: Iterable[tuple[str, object]] = ()
+) -> Registry:
+    """Discover every plugin and build the registry.
+
+    :param entry_points: load the ``atoll.games`` entry-point group (off in some tests).
+    :param extra: further ``(name, plugin)`` pairs to register, as tests and hosts do.
+    """
+    manager = plugin_manager()
+    registry = Registry()
+    sources: dict[str, str] = {}
+    if entry_points:
+        for entry in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+            dist = entry.dist.name if entry.dist is not None else "unknown"
+            try:
+                plugin = entry.load()
+                manager.register(plugin, name=entry.name)
+            except Exception as exc:  # a broken plugin must not take the others down
+                registry.problems.append(PluginError(entry.name, f"failed to load: {exc!r}"))
+                continue
+            sources[entry.name] = dist
+    from atoll.bots import builtin
+
+    manager.register(builtin, name="atoll.bots")
+    for name, plugin in extra:
+        manager.register(plugin, name=name)
+    manager.check_pending()
+    for name, plugin in manager.list_name_plugin():
+        if plugin is None:
+            continue
+        _collect(manager, registry, name, plugin, sources.get(name, _module_source(plugin)))
+    return registry
+
+
+def _module_source(plugin: object) -> str:
+    module = plugin.__name__ if isinstance(plugin, ModuleType) else type(plugin).__module__
+    top = module.split(".")[0]
+    try:
+        return importlib.metadata.packages_distributions().get(top, [top])[0]
+    except Exception:
+        return top
+
+
+def _collect(
+    manager: pluggy.PluginManager, registry: Registry, name: str, plugin: object, source: str
+) -> None:
+    others = [p for p in manager.get_plugins() if p is not plugin]
+    for hook in ("atoll_games", "atoll_bots"):
+        caller = manager.subset_hook_caller(hook, remove_plugins=others)
+        try:
+            contributed = [item for result in caller() for item in (result or [])]
+        except Exception as exc:  # pluggy re-raises the plugin's own error here
+            registry.problems.append(PluginError(name, f"{hook} raised {exc!r}"))
+            continue
+        for item in contributed:
+            problem = _add(registry, name, source, item)
+            if problem:
+                registry.problems.append(PluginError(name, problem))
+
+
+def _add(registry: Registry, plugin: str, source: str, item: object) -> str | None:
+    if isinstance(item, BotKind):
+        if item.name in registry.bots:
+            return f"bot kind {item.name!r} is already provided by another plugin"
+        registry.bots[item.name] = item
+        return None
+    if not isinstance(item, Game):
+        return f"contributed {item!r}, which is neither an atoll.Game nor an atoll.BotKind"
+    name = getattr(getattr(item, "info", None), "name", None)
+    if not isinstance(name, str):
+        return f"game {type(item).__name__} has no GameInfo in 'info'"
+    if name in registry.games:
+        return f"game {name!r} is already provided by {registry.games[name].plugin!r}"
+    problem = _smoke_test(item)
+    if problem:
+        return f"game {name!r} breaks the game API: {problem}"
+    registry.games[name] = InstalledGame(item, plugin, source)
+    return None
+
+
+def _smoke_test(game: Game) -> str | None:
+    """Set the game up once and ask its first step: catches a plugin broken at the root."""
+    try:
+        state = game.setup(game.configure())
+        game.next(state)
+    except Exception as exc:
+        return repr(exc)
+    return None

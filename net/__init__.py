@@ -1,0 +1,1 @@
+"""atoll.net: transport, identities, signed envelopes and LAN discovery (knows nothing of games)."""

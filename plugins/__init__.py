@@ -1,0 +1,1 @@
+"""The built-in games, each registered through the ``atoll.games`` entry points like any plugin."""

@@ -1,0 +1,1 @@
+"""Small games made for testing the engine, the kit and the bots."""
