@@ -45,7 +45,8 @@ def run(
         if isinstance(step, Decision):
             observation = observe(match, step.seat)
             if not observation.legal:
-                raise StuckGame(f"{match.game.info.name}: seat {step.seat} must decide but has no legal action")
+                name = match.game.info.name
+                raise StuckGame(f"{name}: seat {step.seat} must decide but has no legal action")
             action = agents[step.seat].choose(observation)
             if on_action is not None:
                 on_action(match, step.seat, action)
