@@ -100,6 +100,11 @@ class Game(abc.ABC):
         """A line for the game log after ``seat`` took ``action`` in ``state`` (public words only)."""
         return f"seat {seat}: {self.describe(state, action)}"
 
+    def action_bound(self, config: Config) -> int:
+        """An upper bound on the number of legal actions in any state (adapters that number
+        actions, such as OpenSpiel's, need one). Override it when 1024 may be too few."""
+        return 1024
+
     def seat_names(self, config: Config) -> Sequence[str]:
         """Names of the seats (colours, for instance) in seat order."""
         return [f"seat {i}" for i in range(config.seats)]
