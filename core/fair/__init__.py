@@ -1,0 +1,1 @@
+"""Fair play without a trusted server: joint randomness, commitments and a mental deck."""
