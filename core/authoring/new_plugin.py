@@ -1,0 +1,100 @@
+"""Write a new, separately installable atoll game plugin from the template.
+
+Usage: ``python -m atoll.authoring.new_plugin NAME DIR`` (``scripts/new-plugin`` runs it).
+The plugin gets its own pyproject.toml with an ``atoll.games`` entry point, a package
+``atoll_NAME`` holding a small dice game and a bot, a README, and tests that run the
+conformance kit and check the rules.
+"""
+
+from __future__ import annotations
+
+import argparse
+import keyword
+import re
+import sys
+from collections.abc import Sequence
+from importlib import resources
+from pathlib import Path
+
+from atoll.errors import AtollError
+
+#: Template file (under ``template/``) -> where it goes in the plugin; ``{name}``/``{package}`` filled in.
+FILES = {
+    "pyproject.toml.tmpl": "pyproject.toml",
+    "README.md.tmpl": "README.md",
+    "gitignore.tmpl": ".gitignore",
+    "package/__init__.py.tmpl": "src/{package}/__init__.py",
+    "package/game.py.tmpl": "src/{package}/game.py",
+    "package/bots.py.tmpl": "src/{package}/bots.py",
+    "package/py.typed.tmpl": "src/{package}/py.typed",
+    "tests/test_game.py.tmpl": "tests/test_{name}.py",
+}
+NAME_PATTERN = re.compile(r"[a-z][a-z0-9_]*")
+
+
+class TemplateError(AtollError):
+    """A plugin that cannot be written as asked (a bad name, a folder that is not empty)."""
+
+
+def check_name(name: str) -> None:
+    """Refuse a game name that is not a lower-case identifier (letters, digits, underscores)."""
+    if not NAME_PATTERN.fullmatch(name) or keyword.iskeyword(name):
+        raise TemplateError(
+            f"game name {name!r} must be a lower-case Python identifier: a letter, then letters, "
+            "digits or underscores (for example: dice_race)"
+        )
+
+
+def placeholders(name: str) -> dict[str, str]:
+    """What each ``{{placeholder}}`` in the template stands for, for the game ``name``."""
+    words = [w for w in name.split("_") if w]
+    return {
+        "{{name}}": name,
+        "{{package}}": f"atoll_{name}",
+        "{{dist}}": f"atoll-{name.replace('_', '-')}",
+        "{{Class}}": "".join(w.capitalize() for w in words),
+        "{{title}}": " ".join(w.capitalize() for w in words),
+    }
+
+
+def generate(name: str, target: Path) -> list[Path]:
+    """Write the plugin for game ``name`` into ``target`` (absent or empty); returns the files."""
+    check_name(name)
+    if target.exists() and (not target.is_dir() or any(target.iterdir())):
+        raise TemplateError(f"{target} is not an empty folder; choose a new one")
+    values = placeholders(name)
+    template = resources.files("atoll.authoring").joinpath("template")
+    written = []
+    for source, destination in FILES.items():
+        text = template.joinpath(source).read_text(encoding="utf-8")
+        for placeholder, value in values.items():
+            text = text.replace(placeholder, value)
+        path = target / destination.format(name=name, package=values["{{package}}"])
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        written.append(path)
+    return written
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the generator from the command line; returns the exit status."""
+    parser = argparse.ArgumentParser(
+        prog="new-plugin", description="Write a new atoll game plugin (its own installable package)."
+    )
+    parser.add_argument("name", help="the game's name: a lower-case identifier such as dice_race")
+    parser.add_argument("dir", type=Path, help="an absent or empty folder to write the plugin into")
+    args = parser.parse_args(argv)
+    try:
+        files = generate(args.name, args.dir)
+    except (TemplateError, OSError) as exc:
+        print(f"new-plugin: {exc}", file=sys.stderr)
+        return 2
+    print(f"wrote {len(files)} files into {args.dir}:")
+    for path in files:
+        print(f"  {path.relative_to(args.dir)}")
+    print(f"next: pip install -e {args.dir} && atoll games && pytest {args.dir}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

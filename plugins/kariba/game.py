@@ -1,0 +1,59 @@
+"""The Kariba game class: metadata, and the rules, view, rendering and texts put together."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from atoll import JSON, Action, Config, Fragments, Game, GameInfo, Knowledge, Request, State, Step
+from atoll.plugins.kariba import rules, texts
+from atoll.plugins.kariba.render import render as render_view
+from atoll.plugins.kariba.view import view as seat_view
+
+
+class Kariba(Game):
+    """Kariba by Reiner Knizia: play animals to the waterhole, chase the weaker ones, win their cards."""
+
+    info = GameInfo(
+        "kariba", "Kariba", rules.MIN_SEATS, rules.MAX_SEATS, ("standard", "experienced"),
+        summary="play animals to the waterhole; three or more chase the next weaker animal away",
+    )
+
+    def setup(self, config: Config) -> State:
+        """The state before the shuffle."""
+        return rules.setup(config)
+
+    def next(self, state: State) -> Step:
+        """A chance request, the seat to decide, or the end."""
+        return rules.next_step(state)
+
+    def legal_actions(self, state: State, seat: int, known: Knowledge) -> list[Action]:
+        """The plays (or, in the experienced variant, the draws) open to ``seat``."""
+        return rules.legal_actions(state, seat, known)
+
+    def apply(self, state: State, action: Action) -> State:
+        """The state after the seat to move takes ``action``."""
+        return rules.apply(state, action)
+
+    def resolve(self, state: State, request: Request, outcome: Mapping[str, JSON]) -> State:
+        """The state after chance answered ``request``."""
+        return rules.resolve(state, request, outcome)
+
+    def view(self, state: State, seat: int | None, known: Knowledge) -> dict[str, JSON]:
+        """What ``seat`` may see."""
+        return seat_view(state, seat, known)
+
+    def render(self, view: Mapping[str, JSON]) -> Fragments:
+        """The view as coloured text."""
+        return render_view(view)
+
+    def describe(self, state: State, action: Action) -> str:
+        """``play 2 giraffe``, ``draw pile`` or ``take zebra``."""
+        return texts.describe(state, action)
+
+    def describe_log(self, state: State, seat: int, action: Action) -> str:
+        """A log line naming the cards played and the cards won."""
+        return texts.describe_log(state, seat, action, f"seat {seat}")
+
+    def action_bound(self, config: Config) -> int:
+        """At most one play per card in a hand of five, or four draws (the pile and three face-up)."""
+        return rules.HAND_SIZE

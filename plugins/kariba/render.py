@@ -1,0 +1,58 @@
+"""Draw a Kariba view as coloured text fragments for prompt_toolkit."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from atoll import JSON, Fragments
+from atoll.plugins.kariba import rules
+from atoll.plugins.kariba.texts import name
+
+#: One colour per animal, so a card reads the same in the hand, the row and the waterhole.
+STYLES = ("", "fg:ansigray", "fg:ansiyellow", "fg:ansiwhite bold", "fg:ansibrightyellow bold",
+          "fg:ansimagenta", "fg:ansired bold", "fg:ansicyan", "fg:ansiblue bold")
+TITLE, DIM, YOU = "bold underline", "fg:ansibrightblack", "fg:ansigreen bold"
+
+
+def render(view: Mapping[str, JSON]) -> Fragments:
+    """The waterhole with its eight places, the players, the pile, the face-up cards and your hand."""
+    out: Fragments = []
+    out.extend(_header(view))
+    out.append(("bold", "Waterhole\n"))
+    for animal in rules.ANIMALS:
+        count = view["hole"][animal - 1]
+        style = STYLES[animal] if count else DIM
+        out.append((style, f"  {animal} {name(animal):<9}"))
+        out.append((style, f"{'#' * count:<12}{count:>3}\n"))
+    out.append(("", f"Draw pile: {view['pile']} card{'' if view['pile'] == 1 else 's'}"))
+    if view["variant"] == "experienced":
+        out.append(("", "   Face-up:"))
+        out.extend(_cards(view["row"]) if view["row"] else [(DIM, " none")])
+    out.append(("", "\n"))
+    for seat, (size, won) in enumerate(zip(view["hand_sizes"], view["won"], strict=True)):
+        you = seat == view["seat"]
+        out.append((YOU if you else "", f"seat {seat}{' (you)' if you else ''}"))
+        out.append(("", f": {size} in hand, {won} won"))
+        if view["shown"][seat]:
+            out.append(("", ", holds face-up"))
+            out.extend(_cards(view["shown"][seat]))
+        out.append(("", "  <- to play\n" if seat == view["turn"] and view["phase"] != "over" else "\n"))
+    if view["seat"] is not None:
+        out.append(("bold", "Your hand:"))
+        out.extend(_cards(view["hand"]) if view["hand"] else [(DIM, " empty")])
+        out.append(("", "\n"))
+    return out
+
+
+def _header(view: Mapping[str, JSON]) -> Fragments:
+    head: Fragments = [(TITLE, "Kariba"), ("", f" ({view['variant']})  ")]
+    if view["phase"] == "over":
+        winners = ", ".join(f"seat {s}" for s in view["winners"])
+        head.append(("bold", f"game over: {winners} win{'s' if len(view['winners']) == 1 else ''}\n"))
+    else:
+        head.append(("", f"seat {view['turn']} to play\n"))
+    return head
+
+
+def _cards(faces: JSON) -> Fragments:
+    return [(STYLES[face], f" {name(face)}") for face in faces]

@@ -1,0 +1,50 @@
+"""Words for Kariba: animal names, action texts the player types, and lines for the game log."""
+
+from __future__ import annotations
+
+from atoll import Action, IllegalAction, State
+from atoll.plugins.kariba import rules
+
+#: Animal names by number (index 0 is unused so that ``NAMES[animal]`` reads naturally).
+NAMES = ("", "mouse", "meerkat", "zebra", "giraffe", "ostrich", "leopard", "rhino", "elephant")
+
+
+def name(animal: int) -> str:
+    """The name of the animal with this number."""
+    return NAMES[animal]
+
+
+def cards(count: int, animal: int) -> str:
+    """``"1 zebra card"`` or ``"3 zebra cards"``."""
+    return f"{count} {name(animal)} card{'' if count == 1 else 's'}"
+
+
+def describe(state: State, action: Action) -> str:
+    """The text a player types: ``play 2 giraffe``, ``draw pile`` or ``take zebra``."""
+    if not isinstance(action, dict):
+        raise IllegalAction(f"a Kariba action is a JSON object, not {action!r}")
+    if "play" in action:
+        handles, animal = rules.played_animal(state, action)
+        return f"play {len(handles)} {name(animal)}"
+    if action == {"draw": "pile"}:
+        return "draw pile"
+    handle = action.get("take")
+    if isinstance(handle, str) and handle in state["row"]:
+        return f"take {name(state['public'][handle])}"
+    raise IllegalAction(f"not a Kariba action in this state: {action!r}")
+
+
+def describe_log(state: State, seat: int, action: Action, seat_name: str) -> str:
+    """A log line for ``seat`` taking ``action`` in ``state``, with the chase it causes (public words)."""
+    if "play" in action:
+        handles, animal = rules.played_animal(state, action)
+        hole = list(state["hole"])
+        hole[animal - 1] += len(handles)
+        line = f"{seat_name} plays {cards(len(handles), animal)}"
+        victim = rules.chase(hole, animal)
+        if victim is not None:
+            return f"{line} and chases away {cards(hole[victim - 1], victim)}"
+        return line
+    if action == {"draw": "pile"}:
+        return f"{seat_name} draws from the pile"
+    return f"{seat_name} takes the face-up {describe(state, action).removeprefix('take ')}"
