@@ -19,9 +19,11 @@ ensure_venv() {
     echo "making $venv ..." >&2
     "$python" -m venv "$venv"
   fi
-  local stamp
-  stamp="$venv/.installed-$(sha256sum "$root/pyproject.toml" | cut -c1-16)${extras:+-$extras}"
-  if [ ! -f "$stamp" ]; then
+  local hash stamp
+  hash="$(sha256sum "$root/pyproject.toml" | cut -c1-16)"
+  stamp="$venv/.installed-$hash${extras:+-$extras}"
+  # an install with extras serves a plain request too
+  if [ ! -f "$stamp" ] && { [ -n "$extras" ] || ! compgen -G "$venv/.installed-$hash*" >/dev/null; }; then
     echo "installing atoll${extras:+ with [$extras]} into $venv (first time takes a minute) ..." >&2
     "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade pip >&2
     "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -e "$root${extras:+[$extras]}" >&2

@@ -39,14 +39,20 @@ class SavedGame:
     results: JSON
 
 
-def save(match: Match, path: Path, *, seed: int | None, faces: Mapping[str, JSON]) -> None:
-    """Write ``match`` to ``path``; never overwrites an existing file."""
+def save(
+    match: Match, path: Path, *, seed: int | None, faces: Mapping[str, JSON],
+    extra: Mapping[str, JSON] | None = None,
+) -> None:
+    """Write ``match`` to ``path``; never overwrites an existing file.
+
+    ``extra`` adds fields to the footer (a fair game's transcript goes under ``"fair"``).
+    """
     end = match.results()
     lines = [
         {"format": FORMAT, "version": VERSION, "game": match.game.info.name,
          "config": match.config.to_json(), "seed": seed},
         *match.events,
-        {"end": end.results.to_json() if end else None, "state": digest(match.state),
+        {**(extra or {}), "end": end.results.to_json() if end else None, "state": digest(match.state),
          "faces": dict(faces)},
     ]
     try:

@@ -1,0 +1,429 @@
+"""The public record of a fair table: every step and message, checked as it arrives.
+
+Every peer keeps one (inside its :class:`~atoll.fair.seat.Participant`) and the audit builds one
+from a saved transcript; both run exactly this code, so what a live peer refuses the audit refuses
+too. A step is announced with :meth:`Record.begin` (every peer derives the same steps from the
+game log); messages are fed to :meth:`Record.receive`, which checks the envelope, the author's
+signature and the content, and raises :class:`~atoll.errors.CheatDetected` naming the author of
+the first message that does not check. When :meth:`Record.complete` says every owed message is in,
+:attr:`Record.result` holds the step's public outcome.
+
+Steps (``step`` field of the announcement) and the messages they wait for (a ``deck`` message
+carries a :mod:`atoll.fair.deck` message as its body and is owed under its type and pile):
+
+==========  ==============================================  ===================================
+step        announcement fields                             messages owed
+==========  ==============================================  ===================================
+setup       (none)                                          ``hello`` from every seat
+chain       ``epoch``                                       ``chain/head`` from each active seat
+draw        ``draw``, ``request``                           ``chain/open`` from each active seat
+seal        ``seat``, ``handles``                           ``seal/commit`` from that seat
+prove       ``seat``, ``claims`` (handle -> face)           ``prove`` (sealed), deck keys (cards)
+reveal      ``handles``                                     ``reveal`` (sealed), deck keys (cards)
+shuffle     ``pile``, ``faces``                             deck shuffle, then lock, seat by seat
+deal        ``to`` (``[seat, [handles]]`` pairs)            deck keys of every seat but receivers
+leave       ``seat``                                        ``leave`` and its deck hand-overs
+timeout     ``missing``, ``late`` (step number), ``head``   ``witness`` from the other seats
+finish      (none)                                          ``seed`` from each active seat
+==========  ==============================================  ===================================
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from nacl.signing import VerifyKey
+
+from atoll.chance import Pick, Roll, request_from_json
+from atoll.errors import CheatDetected, MalformedInput, ProtocolViolation
+from atoll.fair.commitments import CommitmentBook, commitment, salt_for
+from atoll.fair.deckrecord import DeckRecord, message_label
+from atoll.fair.messages import Message, check_envelope, check_signature, hex_bytes, same
+from atoll.fair.randomness import CHAIN_LENGTH, ChainBook, HashChain, draw_outcome, joint_seed, position
+from atoll.fair.transcript import StepRecord
+from atoll.jsondata import JSON, canonical
+
+#: Bytes of a seat's secret seed, opened at the end.
+SEED_SIZE = 32
+
+
+class Record:
+    """Everything public about one fair table, and the checks every message must pass."""
+
+    def __init__(self, table: str, seats: int, chain_length: int = CHAIN_LENGTH, *,
+                 seat: int | None = None, seed: bytes | None = None) -> None:
+        """A record of ``table``; ``seat`` and ``seed`` make it that seat's own (its deck copies can act)."""
+        if seats < 1:
+            raise ValueError(f"a table needs at least one seat, not {seats}")
+        self.table = table
+        self.seats = seats
+        self.chains = ChainBook(table, seats, chain_length)
+        self.commitments = CommitmentBook(table)
+        self.deck = DeckRecord(table, seats, seat, seed)
+        self.keys: dict[int, VerifyKey] = {}
+        self.left: dict[int, int] = {}
+        """Seat -> the step it left the table at."""
+        self.seeds: dict[int, bytes] = {}
+        self.forfeited: int | None = None
+        """The seat that forfeited by timeout, if any; the table takes no step after that."""
+        self.n = -1
+        self.step: StepRecord = {}
+        self.result: dict[str, JSON] | None = None
+        self.draws = 0
+        self.epochs = 0
+        self._owed: list[tuple[int, str]] = []
+        self._in_turn = False
+        self._got: dict[tuple[int, str], Message] = {}
+        self._commit_step: dict[str, int] = {}
+
+    # -- who is at the table ------------------------------------------------------
+
+    def active(self) -> list[int]:
+        """The seats still taking part (not left), in seat order."""
+        return [s for s in range(self.seats) if s not in self.left]
+
+    # -- steps ------------------------------------------------------------------------
+
+    def begin(self, step: StepRecord) -> None:
+        """Start the next step; raises :class:`ProtocolViolation` if the last one is not complete."""
+        if self.forfeited is not None:
+            raise ProtocolViolation(f"seat {self.forfeited} forfeited; the table takes no more steps")
+        timeout = isinstance(step, dict) and step.get("step") == "timeout"
+        if self.n >= 0 and not self.complete() and not timeout:
+            missing = ", ".join(str(s) for s, _ in self._owed)
+            name = self.step.get("step")
+            raise ProtocolViolation(f"step {self.n} ({name}) still waits for seats {missing}")
+        self._late = [s for s, _ in self._owed]
+        if not isinstance(step, dict) or step.get("n") != self.n + 1 or not isinstance(step.get("step"), str):
+            raise ProtocolViolation(f"step {self.n + 1} expected, got announcement {str(step)[:120]}")
+        name = step["step"]
+        starter = getattr(self, f"_begin_{name}", None)
+        if starter is None:
+            raise ProtocolViolation(f"unknown protocol step {name!r}")
+        if name != "setup" and not self.keys:
+            raise ProtocolViolation("the table has not been set up")
+        before = (self.n, self.step, self.result, self._got, self._in_turn, self._owed)
+        self.n, self.step, self.result = step["n"], step, None
+        self._got, self._in_turn, self._owed = {}, False, []
+        try:
+            starter(step)
+        except Exception:  # a refused step leaves the record as it was, ready for another
+            self.n, self.step, self.result, self._got, self._in_turn, self._owed = before
+            raise
+
+    def owed(self) -> list[tuple[int, str]]:
+        """The (seat, message kind) pairs the current step still waits for."""
+        return list(self._owed)
+
+    def complete(self) -> bool:
+        """Whether every message of the current step is in."""
+        return not self._owed
+
+    def _owe(self, seats: list[int], kind: str, *, in_turn: bool = False,
+             more: list[tuple[int, str]] | None = None) -> None:
+        self._owed = [(s, kind) for s in seats] + list(more or [])
+        self._in_turn = in_turn
+        if not self._owed:
+            self._finish_step()
+
+    # -- messages ---------------------------------------------------------------------
+
+    def receive(self, message: JSON) -> Message:
+        """Check ``message`` for the current step and fold it in; returns it."""
+        msg = check_envelope(message, table=self.table, n=self.n, seats=self.seats)
+        seat, kind = msg["seat"], msg["kind"]
+        if msg["step"] != self.step.get("step"):
+            name = self.step["step"]
+            raise CheatDetected(seat, f"sent a {msg['step']!r} message during step {self.n} ({name})")
+        key = self.keys.get(seat)
+        if key is None and kind == "hello":
+            key = self._hello_key(seat, msg)
+        if key is None:
+            raise ProtocolViolation(f"seat {seat} has not said hello")
+        check_signature(msg, key)
+        what = message_label(msg["body"]) if kind == "deck" else kind
+        earlier = self._got.get((seat, what))
+        if earlier is not None:
+            if canonical(earlier) == canonical(msg):
+                raise ProtocolViolation(f"seat {seat}'s {what!r} message of step {self.n} arrived twice")
+            raise CheatDetected(seat, f"sent two different {what!r} messages in step {self.n}")
+        if (seat, what) not in self._owed:
+            raise ProtocolViolation(f"seat {seat} sent {what!r} in step {self.n}, which owes it nothing")
+        if self._in_turn and self._owed[0] != (seat, what):
+            raise ProtocolViolation(f"seat {seat} sent {what!r} out of turn; "
+                                    f"seat {self._owed[0][0]} is to send")
+        try:
+            getattr(self, "_on_" + kind.replace("/", "_"))(seat, msg["body"])
+        except (MalformedInput, KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise CheatDetected(seat, f"sent a malformed {what!r} message: {exc}") from exc
+        self._got[(seat, what)] = msg
+        self._owed.remove((seat, what))
+        if not self._owed:
+            self._finish_step()
+        return msg
+
+    def _finish_step(self) -> None:
+        finisher = getattr(self, f"_end_{self.step['step']}", None)
+        self.result = finisher() if finisher is not None else {}
+
+    # -- setup ------------------------------------------------------------------------
+
+    def _begin_setup(self, step: StepRecord) -> None:
+        if self.n != 0:
+            raise ProtocolViolation("setup must be the first step")
+        self._owe(list(range(self.seats)), "hello")
+
+    def _hello_key(self, seat: int, msg: Message) -> VerifyKey:
+        body = msg["body"]
+        raw = hex_bytes(seat, body.get("key") if isinstance(body, dict) else None, 32, "verify key")
+        return VerifyKey(raw)
+
+    def _on_hello(self, seat: int, body: dict[str, Any]) -> None:
+        self.chains.commit(seat, 0, body["head"])
+        self._commit_step_of_head(seat, 0)
+        self.keys[seat] = VerifyKey(hex_bytes(seat, body["key"], 32, "verify key"))
+
+    def _commit_step_of_head(self, seat: int, epoch: int) -> None:
+        self._commit_step[f"chain:{seat}:{epoch}"] = self.n
+
+    # -- joint randomness ---------------------------------------------------------------
+
+    def _begin_chain(self, step: StepRecord) -> None:
+        if step.get("epoch") != self.epochs + 1:
+            raise ProtocolViolation(f"chain epoch {self.epochs + 1} expected, not {step.get('epoch')!r}")
+        self.epochs += 1
+        self._owe(self.active(), "chain/head")
+
+    def _on_chain_head(self, seat: int, body: dict[str, Any]) -> None:
+        self.chains.commit(seat, self.epochs, body["head"])
+        self._commit_step_of_head(seat, self.epochs)
+
+    def _begin_draw(self, step: StepRecord) -> None:
+        request = request_from_json(step.get("request"))
+        if not isinstance(request, Roll | Pick):
+            raise ProtocolViolation(f"a draw answers a roll or a pick, not {request.kind.value}")
+        if step.get("draw") != self.draws + 1:
+            raise ProtocolViolation(f"draw {self.draws + 1} expected, not {step.get('draw')!r}")
+        epoch, _ = position(self.draws + 1, self.chains.length)
+        if epoch > self.epochs:
+            raise ProtocolViolation(f"draw {self.draws + 1} needs chain epoch {epoch}, not committed yet")
+        self.draws += 1
+        self._openings: dict[int, str] = {}
+        self._owe(self.active(), "chain/open")
+
+    def _on_chain_open(self, seat: int, body: dict[str, Any]) -> None:
+        self._openings[seat] = self.chains.check(seat, self.draws, body["link"])
+
+    def _end_draw(self) -> dict[str, JSON]:
+        request = request_from_json(self.step["request"])
+        assert isinstance(request, Roll | Pick)
+        openings = [self._openings.get(s) for s in range(self.seats)]
+        seed = joint_seed(self.table, self.draws, self.step["request"], openings)
+        return draw_outcome(request, seed)
+
+    # -- sealed choices ---------------------------------------------------------------
+
+    def _begin_seal(self, step: StepRecord) -> None:
+        seat, handles = step.get("seat"), step.get("handles")
+        if seat not in self.active() or not isinstance(handles, list) or not handles:
+            raise ProtocolViolation(f"bad seal step {str(step)[:120]}")
+        self._owe([seat], "seal/commit")
+
+    def _on_seal_commit(self, seat: int, body: dict[str, Any]) -> None:
+        commitments = body["commitments"]
+        handles = self.step["handles"]
+        if not isinstance(commitments, dict) or sorted(commitments) != sorted(handles):
+            raise CheatDetected(seat, f"committed to slots {sorted(commitments)}, not to {handles}")
+        for handle in handles:
+            self.commitments.record(seat, handle, commitments[handle])
+            self._commit_step[handle] = self.n
+
+    def _open_slots(self, seat: int, openings: JSON, slots: list[str]) -> dict[str, JSON]:
+        if not isinstance(openings, dict) or sorted(openings) != sorted(slots):
+            raise CheatDetected(seat, f"opened slots {sorted(openings or {})}, not {sorted(slots)}")
+        return {slot: self.commitments.open(seat, slot, openings[slot]["salt"], openings[slot]["value"])
+                for slot in slots}
+
+    # -- showing hidden things ---------------------------------------------------------
+
+    def _split(self, handles: list[str]) -> tuple[dict[int, list[str]], list[str]]:
+        sealed: dict[int, list[str]] = {}
+        cards = []
+        for handle in handles:
+            owner = self.commitments.owner(handle)
+            if owner is not None:
+                sealed.setdefault(owner, []).append(handle)
+            elif self.deck.has(handle):
+                cards.append(handle)
+            else:
+                raise ProtocolViolation(f"{handle!r} is neither a sealed slot nor a card of this table")
+        return sealed, cards
+
+    def _begin_prove(self, step: StepRecord) -> None:
+        seat, claims = step.get("seat"), step.get("claims")
+        if seat not in self.active() or not isinstance(claims, dict) or not claims:
+            raise ProtocolViolation(f"bad prove step {str(step)[:120]}")
+        sealed, cards = self._split(sorted(claims))
+        for owner in sealed:
+            if owner != seat:
+                raise ProtocolViolation(f"seat {seat} claims slots {sealed[owner]}, sealed by seat {owner}")
+        strangers = [h for h in cards if self.deck.holder(h) != seat]
+        if strangers:
+            raise ProtocolViolation(f"seat {seat} claims cards {strangers}, which were not dealt to it")
+        self._proved: dict[str, JSON] = {}
+        closed = [h for h in sealed.get(seat, []) if h not in self.commitments.opened()]
+        more = self.deck.begin_open({h: None for h in cards})
+        if any(s != seat for s, _ in more):
+            raise ProtocolViolation(f"showing {cards} would need keys of seats other than {seat}")
+        self._owe([seat] if closed else [], "prove", more=more)
+
+    def _on_prove(self, seat: int, body: dict[str, Any]) -> None:
+        closed = [h for h in self.step["claims"] if self.commitments.owner(h) == seat
+                  and h not in self.commitments.opened()]
+        self._proved.update(self._open_slots(seat, body["sealed"], closed))
+
+    def _end_prove(self) -> dict[str, JSON]:
+        seat, claims = self.step["seat"], self.step["claims"]
+        sealed, cards = self._split(sorted(claims))
+        faces = {h: self.commitments.opened()[h] for h in sealed.get(seat, [])}
+        faces.update(self.deck.public_faces(cards))
+        for handle, face in sorted(claims.items()):
+            if canonical(faces[handle]) != canonical(face):
+                raise CheatDetected(seat, f"claims {handle!r} shows {face!r}; it opens to {faces[handle]!r}")
+        return {"faces": faces}
+
+    def _begin_reveal(self, step: StepRecord) -> None:
+        handles = step.get("handles")
+        if not isinstance(handles, list) or not handles:
+            raise ProtocolViolation(f"bad reveal step {str(step)[:120]}")
+        sealed, cards = self._split(handles)
+        opened = self.commitments.opened()
+        owing = sorted(s for s, slots in sealed.items() if any(h not in opened for h in slots))
+        gone = [s for s in owing if s in self.left]
+        if gone:
+            raise ProtocolViolation(f"seats {gone} left and cannot open their sealed slots")
+        more = self.deck.begin_open({h: None for h in cards}) if cards else []
+        self._owe(owing, "reveal", more=more)
+
+    def _on_reveal(self, seat: int, body: dict[str, Any]) -> None:
+        opened = self.commitments.opened()
+        slots = [h for h in self.step["handles"] if self.commitments.owner(h) == seat and h not in opened]
+        self._open_slots(seat, body["sealed"], slots)
+
+    def _end_reveal(self) -> dict[str, JSON]:
+        _, cards = self._split(self.step["handles"])
+        faces = dict(self.commitments.opened())
+        faces.update(self.deck.public_faces(cards))
+        return {"faces": {h: faces[h] for h in self.step["handles"]}}
+
+    # -- the mental deck ---------------------------------------------------------------
+
+    def _begin_shuffle(self, step: StepRecord) -> None:
+        pile, faces = step.get("pile"), step.get("faces")
+        if not isinstance(pile, str) or not isinstance(faces, list):
+            raise ProtocolViolation(f"bad shuffle step {str(step)[:120]}")
+        if self.left:
+            raise ProtocolViolation(f"pile {pile!r} cannot be shuffled after seats {sorted(self.left)} left")
+        self._owe([], "", in_turn=True, more=self.deck.begin_shuffle(pile, faces, self.n))
+
+    def _on_deck(self, seat: int, body: dict[str, Any]) -> None:
+        self.deck.receive(seat, body)
+
+    def _end_shuffle(self) -> dict[str, JSON]:
+        size = len(self.step["faces"])
+        return {"handles": [f"{self.step['pile']}.{i}" for i in range(size)]}
+
+    def _begin_deal(self, step: StepRecord) -> None:
+        to = step.get("to")
+        if not isinstance(to, list) or not to:
+            raise ProtocolViolation(f"bad deal step {str(step)[:120]}")
+        targets: dict[str, int | None] = {}
+        for seat, handles in to:
+            if seat not in self.active():
+                raise ProtocolViolation(f"cannot deal to seat {seat!r}: it is not at the table")
+            for handle in handles:
+                if handle in targets:
+                    raise ProtocolViolation(f"card {handle!r} is dealt twice in one deal")
+                targets[str(handle)] = int(seat)
+        self._owe([], "", more=self.deck.begin_open(targets))
+
+    # -- leaving, timeouts and the end ----------------------------------------------
+
+    def _begin_leave(self, step: StepRecord) -> None:
+        seat = step.get("seat")
+        if seat not in self.active():
+            raise ProtocolViolation(f"seat {seat!r} is not at the table and cannot leave it")
+        self._owe([seat], "leave", more=self.deck.leave_labels(seat))
+
+    def _on_leave(self, seat: int, body: dict[str, Any]) -> None:
+        pass  # the signed message itself is the seat's word that it leaves; its keys come as deck messages
+
+    def _end_leave(self) -> dict[str, JSON]:
+        self.left[self.step["seat"]] = self.n
+        return {}
+
+    def _begin_timeout(self, step: StepRecord) -> None:
+        missing, late = step.get("missing"), step.get("late")
+        if late != self.n - 1 or missing not in self._late or not isinstance(step.get("head"), str):
+            raise ProtocolViolation(f"timeout of a seat that owes nothing in the last step: {str(step)[:99]}")
+        self._owe([s for s in self.active() if s != missing], "witness")
+
+    def _on_witness(self, seat: int, body: dict[str, Any]) -> None:
+        fields = ("missing", "late", "head")
+        if any(body.get(f) != self.step.get(f) for f in fields):
+            raise CheatDetected(seat, f"witnessed {body!r}, not the announced timeout")
+
+    def _end_timeout(self) -> dict[str, JSON]:
+        self.forfeited = self.step["missing"]
+        return {}
+
+    def _begin_finish(self, step: StepRecord) -> None:
+        self._finish: dict[int, tuple[bytes, dict[str, JSON]]] = {}
+        self._owe(self.active(), "seed")
+
+    def _on_seed(self, seat: int, body: dict[str, Any]) -> None:
+        seed = hex_bytes(seat, body["seed"], SEED_SIZE, "seed")
+        values = body["values"]
+        if not isinstance(values, dict):
+            raise CheatDetected(seat, "opened its sealed values as something other than an object")
+        self._finish[seat] = (seed, values)
+
+    def _end_finish(self) -> dict[str, JSON]:
+        """Check every seat's whole history against its opened seed; blame the earliest bad step."""
+        problems: list[tuple[int, int, str]] = []
+        for seat, (seed, values) in sorted(self._finish.items()):
+            problems.extend((n, seat, what) for n, what in self._seed_problems(seat, seed, values))
+            self.seeds[seat] = seed
+        if problems:
+            n, seat, what = min(problems)
+            raise CheatDetected(seat, f"step {n} does not follow from its opened seed: {what}")
+        return {}
+
+    def _seed_problems(self, seat: int, seed: bytes, values: Mapping[str, JSON]) -> list[tuple[int, str]]:
+        problems = []
+        for epoch in range(self.epochs + 1):
+            head = self.chains.head(seat, epoch)
+            if head is None:
+                continue
+            if not same(HashChain(seed, self.table, seat, epoch, self.chains.length).head, head):
+                problems.append((self._commit_step[f"chain:{seat}:{epoch}"], f"chain head of epoch {epoch}"))
+        opened = self.commitments.opened()
+        mine = [s for s in opened if self.commitments.owner(s) == seat]
+        for slot in [*self.commitments.closed(seat), *mine]:
+            if slot not in opened and slot not in values:
+                problems.append((self.n, f"did not open sealed slot {slot!r}"))
+                continue
+            value = opened[slot] if slot in opened else values[slot]
+            expected = commitment(self.table, seat, slot, salt_for(seed, self.table, seat, slot), value)
+            if not same(expected, self.commitments.committed(slot) or ""):
+                problems.append((self._commit_step[slot], f"commitment to slot {slot!r}"))
+        problems.extend(self.deck.seed_problems(seat, seed))
+        return problems
+
+    def sealed_values(self) -> dict[str, JSON]:
+        """Every sealed value, once the game has finished (opened during play or with the seeds)."""
+        values = self.commitments.opened()
+        for _, (_, opened) in sorted(getattr(self, "_finish", {}).items()):
+            values.update({k: v for k, v in opened.items() if k not in values})
+        return values

@@ -1,0 +1,157 @@
+"""One seat's side of the fair protocols: its secrets, and the messages it sends for each step.
+
+A :class:`Participant` holds a seat's secret seed (from which its hash chains, commitment salts and
+deck keys all derive), its Ed25519 signing key (derived from the same master secret on a branch
+that is never opened, so opening the seed at the end cannot forge old messages), its sealed values
+and the card faces it privately knows. It keeps its own :class:`~atoll.fair.record.Record` and
+checks every message it receives. It is a pure state machine: :meth:`begin` (a step is announced)
+and :meth:`receive` (a message arrived) return the messages it sends; no clock, no socket.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from nacl.signing import SigningKey
+
+from atoll.errors import ProtocolViolation
+from atoll.fair.commitments import SealBox
+from atoll.fair.hashing import hash_bytes
+from atoll.fair.messages import Message, make, sign
+from atoll.fair.randomness import CHAIN_LENGTH, HashChain, position
+from atoll.fair.record import SEED_SIZE, Record
+from atoll.fair.transcript import StepRecord
+from atoll.jsondata import JSON
+
+
+def derive_seed(master: bytes, table: str, seat: int) -> bytes:
+    """The protocol seed a seat opens at the end, derived from its master secret."""
+    return hash_bytes("seat/seed", {"table": table, "seat": seat, "master": master.hex()}, SEED_SIZE)
+
+
+def derive_identity(master: bytes, table: str, seat: int) -> SigningKey:
+    """The seat's signing key for the table: a branch of the master secret that is never opened."""
+    return SigningKey(hash_bytes("seat/identity", {"table": table, "seat": seat, "master": master.hex()}, 32))
+
+
+class Participant:
+    """One seat at a fair table: answers each step with its messages and checks everyone else's."""
+
+    def __init__(self, seat: int, table: str, seats: int, master: bytes,
+                 chain_length: int = CHAIN_LENGTH) -> None:
+        if len(master) < 32:
+            raise ValueError("a seat's master secret needs at least 32 bytes")
+        self.seat = seat
+        self.table = table
+        self._seed = derive_seed(master, table, seat)
+        self.record = Record(table, seats, chain_length, seat=seat, seed=self._seed)
+        self._key = derive_identity(master, table, seat)
+        self._chains: dict[int, HashChain] = {}
+        self._box = SealBox(self._seed, table, seat)
+        self._pending_seal: dict[str, JSON] = {}
+        self.known: dict[str, JSON] = {}
+        """Handle -> face for what this seat privately knows (its sealed values and dealt cards)."""
+
+    # -- the state machine --------------------------------------------------------
+
+    def begin(self, step: StepRecord) -> list[Message]:
+        """Step ``step`` is announced: check it and return this seat's messages for it."""
+        self.record.begin(step)
+        if self.seat in self.record.left:
+            self.record.deck.outbox.clear()
+            return []
+        body = getattr(self, f"_act_{step['step']}")(step)
+        out = [self._message(step, *body)] if body is not None else []
+        return out + self._drain()
+
+    def receive(self, message: JSON) -> list[Message]:
+        """A message arrived: check it (raises on a cheat) and return what this seat sends in reply."""
+        self.record.receive(message)
+        return self._drain()
+
+    def _drain(self) -> list[Message]:
+        """Sign the deck messages this seat's deck copies produced; note the cards it has learnt."""
+        outbox, self.record.deck.outbox = self.record.deck.outbox, []
+        if self.record.complete():
+            self.known.update(self.record.deck.hand())
+        return [self._message(self.record.step, "deck", body) for body in outbox]
+
+    def _message(self, step: StepRecord, kind: str, body: Mapping[str, JSON]) -> Message:
+        return self.sign(make(self.table, step["n"], step["step"], self.seat, kind, body))
+
+    def sign(self, message: Message) -> Message:
+        """``message`` signed in this seat's name (how every message it sends is signed)."""
+        return sign(message, self._key)
+
+    # -- inputs from this seat's own player ------------------------------------------
+
+    def prepare_seal(self, handles: Sequence[str], values: Sequence[JSON]) -> None:
+        """Values this seat's player sealed; committed to in the next ``seal`` step."""
+        if len(handles) != len(values):
+            raise ProtocolViolation(f"{len(handles)} handles for {len(values)} sealed values")
+        self._pending_seal = dict(zip(handles, values, strict=True))
+
+    # -- what this seat sends in each step ---------------------------------------------
+
+    def _act_setup(self, step: StepRecord) -> tuple[str, dict[str, JSON]]:
+        return "hello", {"key": self._key.verify_key.encode().hex(), "head": self._chain(0).head}
+
+    def _chain(self, epoch: int) -> HashChain:
+        if epoch not in self._chains:
+            length = self.record.chains.length
+            self._chains = {epoch: HashChain(self._seed, self.table, self.seat, epoch, length)}
+        return self._chains[epoch]
+
+    def _act_chain(self, step: StepRecord) -> tuple[str, dict[str, JSON]]:
+        return "chain/head", {"head": self._chain(self.record.epochs).head}
+
+    def _act_draw(self, step: StepRecord) -> tuple[str, dict[str, JSON]]:
+        epoch, index = position(self.record.draws, self.record.chains.length)
+        return "chain/open", {"link": self._chain(epoch).link(index)}
+
+    def _act_seal(self, step: StepRecord) -> tuple[str, dict[str, JSON]] | None:
+        if step["seat"] != self.seat:
+            return None
+        handles = step["handles"]
+        if sorted(self._pending_seal) != sorted(handles):
+            raise ProtocolViolation(f"seat {self.seat} was given no values to seal in {handles}")
+        commitments = {h: self._box.seal(h, self._pending_seal[h]) for h in handles}
+        self.known.update(self._pending_seal)
+        self._pending_seal = {}
+        return "seal/commit", {"commitments": commitments}
+
+    def _act_prove(self, step: StepRecord) -> tuple[str, dict[str, JSON]] | None:
+        if step["seat"] != self.seat:
+            return None
+        opened = self.record.commitments.opened()
+        closed = [h for h in sorted(step["claims"]) if self._box.has(h) and h not in opened]
+        sealed = {h: self._box.opening(h) for h in closed}
+        return ("prove", {"sealed": sealed}) if sealed else None
+
+    def _act_reveal(self, step: StepRecord) -> tuple[str, dict[str, JSON]] | None:
+        if (self.seat, "reveal") not in self.record.owed():
+            return None
+        opened = self.record.commitments.opened()
+        sealed = {h: self._box.opening(h) for h in step["handles"] if self._box.has(h) and h not in opened}
+        return "reveal", {"sealed": sealed}
+
+    def _act_shuffle(self, step: StepRecord) -> None:
+        return None  # the deck copy already queued this seat's shuffle if it goes first
+
+    def _act_deal(self, step: StepRecord) -> None:
+        return None  # the deck copy already queued this seat's keys for the dealt cards
+
+    def _act_leave(self, step: StepRecord) -> tuple[str, dict[str, JSON]] | None:
+        if step["seat"] != self.seat:
+            return None
+        self.record.deck.leave()
+        return "leave", {}
+
+    def _act_timeout(self, step: StepRecord) -> tuple[str, dict[str, JSON]] | None:
+        if step["missing"] == self.seat:
+            return None
+        return "witness", {f: step[f] for f in ("missing", "late", "head")}
+
+    def _act_finish(self, step: StepRecord) -> tuple[str, dict[str, Any]]:
+        return "seed", {"seed": self._seed.hex(), "values": self._box.values()}

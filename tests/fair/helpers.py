@@ -1,0 +1,63 @@
+"""Shared pieces of the fair tests: fixed secrets, and cheating seats played through ``tamper``.
+
+A cheating seat is an ordinary :class:`Participant` whose outgoing messages a tamper rewrites and
+re-signs with the seat's own key before anyone sees them: exactly what a seat running modified
+software could send. A *cheat* here is a function from the seated participants to that tamper.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from atoll.fair.messages import Message
+from atoll.fair.resolver import FairResolver, Tamper
+from atoll.fair.seat import Participant
+
+TABLE = "test-table"
+
+#: Builds a tamper once the participants (and so their keys) exist.
+Cheat = Callable[[Sequence[Participant]], Tamper]
+
+
+def masters(seats: int, salt: int = 0) -> list[bytes]:
+    """Fixed master secrets, one per seat, so a test's table is the same every run."""
+    return [bytes([salt, seat + 1]) * 16 for seat in range(seats)]
+
+
+def table(seats: int, name: str = TABLE, *, cheat: Cheat | None = None, salt: int = 0,
+          chain_length: int = 256) -> FairResolver:
+    """A fair table of ``seats`` seats with fixed secrets (and, given ``cheat``, a cheating seat)."""
+    participants = [Participant(s, name, seats, m, chain_length) for s, m in enumerate(masters(seats, salt))]
+    tamper = cheat(participants) if cheat is not None else None
+    return FairResolver(seats, name, participants=participants, tamper=tamper, chain_length=chain_length)
+
+
+def rewrite(seat: int, kind: str, change: Callable[[dict[str, Any]], None], *, skip: int = 0) -> Cheat:
+    """``seat`` rewrites the body of one ``kind`` message (after ``skip`` honest ones) and re-signs it."""
+
+    def build(participants: Sequence[Participant]) -> Tamper:
+        seen = [0]
+
+        def tamper(author: int, message: Message) -> Message | None:
+            if author != seat or message["kind"] != kind:
+                return message
+            seen[0] += 1
+            if seen[0] != skip + 1:
+                return message
+            body = dict(message["body"])
+            change(body)
+            return participants[seat].sign(dict(message, body=body))
+
+        return tamper
+
+    return build
+
+
+def withhold(seat: int, kind: str) -> Cheat:
+    """``seat`` never sends its ``kind`` messages."""
+
+    def build(participants: Sequence[Participant]) -> Tamper:
+        return lambda author, message: None if author == seat and message["kind"] == kind else message
+
+    return build

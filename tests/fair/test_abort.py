@@ -1,0 +1,154 @@
+"""Leaving and aborting: a late seat forfeits with signed evidence; a leaving seat hands over its keys."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from atoll.chance import Deal, Reveal, Roll, Shuffle
+from atoll.errors import CheatDetected, ProtocolViolation
+from atoll.fair.abort import Deadlines, Evidence, SeatForfeited
+from atoll.fair.audit import check_transcript
+from atoll.fair.messages import Message
+from atoll.fair.resolver import Tamper
+from tests.fair.helpers import rewrite, table, withhold
+
+
+def forfeit_of(resolver_call: Any) -> SeatForfeited:
+    with pytest.raises(SeatForfeited) as caught:
+        resolver_call()
+    return caught.value
+
+
+def test_a_withheld_opening_forfeits_with_evidence_signed_by_every_other_seat() -> None:
+    resolver = table(3, cheat=withhold(2, "chain/open"))
+    forfeit = forfeit_of(lambda: resolver.resolve(Roll(1, 6)))
+    assert forfeit.seat == 2 and forfeit.evidence.missing == 2
+    assert sorted(m["seat"] for m in forfeit.evidence.witnesses) == [0, 1]
+    forfeit.evidence.check(resolver.participants[0].record.keys, range(3))
+
+
+def test_evidence_survives_a_round_trip_through_json() -> None:
+    resolver = table(2, cheat=withhold(0, "chain/open"))
+    evidence = forfeit_of(lambda: resolver.resolve(Roll(1, 6))).evidence
+    again = Evidence.from_json(evidence.to_json())
+    again.check(resolver.participants[1].record.keys, range(2))
+    assert again.missing == 0
+
+
+def test_forged_evidence_names_the_witness_whose_signature_fails() -> None:
+    resolver = table(3, cheat=withhold(2, "chain/open"))
+    evidence = forfeit_of(lambda: resolver.resolve(Roll(1, 6))).evidence
+    forged = dict(evidence.witnesses[1], body=dict(evidence.witnesses[1]["body"], missing=0))
+    with pytest.raises(CheatDetected, match="signature") as caught:
+        Evidence(evidence.step, (evidence.witnesses[0], forged)).check(
+            resolver.participants[0].record.keys, range(3))
+    assert caught.value.seat == evidence.witnesses[1]["seat"]
+
+
+def test_evidence_lacking_a_witness_is_refused() -> None:
+    resolver = table(3, cheat=withhold(2, "chain/open"))
+    evidence = forfeit_of(lambda: resolver.resolve(Roll(1, 6))).evidence
+    with pytest.raises(ProtocolViolation, match="lacks the witness"):
+        Evidence(evidence.step, evidence.witnesses[:1]).check(resolver.participants[0].record.keys, range(3))
+
+
+def test_after_a_forfeit_the_table_takes_no_more_steps() -> None:
+    resolver = table(2, cheat=withhold(1, "chain/open"))
+    forfeit_of(lambda: resolver.resolve(Roll(1, 6)))
+    with pytest.raises(ProtocolViolation, match="forfeited"):
+        resolver.resolve(Roll(1, 6))
+
+
+def test_the_transcript_of_a_forfeited_game_audits_as_that_seats_forfeit() -> None:
+    resolver = table(3, cheat=withhold(1, "chain/open"))
+    forfeit_of(lambda: resolver.resolve(Roll(1, 6)))
+    with pytest.raises(CheatDetected, match="forfeited") as caught:
+        check_transcript(resolver.transcript)
+    assert caught.value.seat == 1
+
+
+def _withhold_deck_keys(seat: int) -> Any:
+    def build(participants: Any) -> Tamper:
+        def tamper(author: int, message: Message) -> Message | None:
+            is_open = message["kind"] == "deck" and message["body"]["type"] == "deck/open"
+            return None if author == seat and is_open else message
+        return tamper
+    return build
+
+
+def test_a_withheld_card_key_forfeits() -> None:
+    resolver = table(3, cheat=_withhold_deck_keys(0))
+    resolver.resolve(Shuffle("deck", tuple(range(6))))
+    forfeit = forfeit_of(lambda: resolver.resolve(Deal(((2, ("deck.0",)),))))
+    assert forfeit.seat == 0
+    assert "deal" in str(forfeit)
+
+
+def test_a_seed_withheld_at_the_end_forfeits() -> None:
+    resolver = table(2, cheat=withhold(1, "seed"))
+    resolver.resolve(Roll(1, 6))
+    assert forfeit_of(resolver.finish).seat == 1
+
+
+def test_the_last_to_open_can_withhold_but_never_choose_its_opening() -> None:
+    """Threat model: the last revealer sees every other opening first; its own is fixed by its head."""
+    changed = table(3, cheat=rewrite(2, "chain/open", lambda b: b.update(link="77" * 32)))
+    with pytest.raises(CheatDetected) as caught:
+        changed.resolve(Roll(1, 6))
+    assert caught.value.seat == 2
+    aborted = table(3, cheat=withhold(2, "chain/open"))
+    assert forfeit_of(lambda: aborted.resolve(Roll(1, 6))).seat == 2
+
+
+def test_deadlines_follow_the_clock_the_caller_passes_in() -> None:
+    deadlines = Deadlines(timeout=30)
+    deadlines.start(step=5, owing=[2, 0, 1], now=100)
+    deadlines.arrived(1)
+    assert deadlines.overdue(129) == []
+    assert deadlines.overdue(130) == [0, 2]
+    with pytest.raises(ProtocolViolation, match="backwards"):
+        deadlines.overdue(99)
+
+
+def left_table() -> Any:
+    resolver = table(3)
+    resolver.resolve(Shuffle("deck", tuple(range(8))))
+    resolver.resolve(Deal(((2, ("deck.0",)), (1, ("deck.1",)))))
+    resolver.leave(2)
+    return resolver
+
+
+def test_a_seat_that_leaves_hands_over_its_keys_so_the_others_go_on() -> None:
+    resolver = left_table()
+    assert resolver.resolve(Reveal(("deck.5", "deck.1"))).outcome["faces"]["deck.5"] in range(8)
+    private = resolver.resolve(Deal(((0, ("deck.6",)),))).privately
+    assert set(private[0]) == {"deck.6"}
+
+
+def test_after_a_seat_leaves_draws_go_on_among_the_others() -> None:
+    resolver = left_table()
+    resolver.resolve(Roll(1, 6))
+    openers = {m["seat"] for m in (e.get("msg") for e in resolver.transcript.entries[-3:]) if m}
+    assert openers == {0, 1}
+
+
+def test_the_cards_in_a_leaving_seats_hand_leave_with_it() -> None:
+    resolver = left_table()
+    with pytest.raises(ProtocolViolation, match="which left"):
+        resolver.resolve(Reveal(("deck.0",)))
+    with pytest.raises(ProtocolViolation, match="seat 2: it is not at the table"):
+        resolver.resolve(Deal(((2, ("deck.7",)),)))
+    resolver.finish()
+    check_transcript(resolver.transcript)  # the refused steps left no trace
+
+
+def test_a_table_a_seat_left_audits_clean_without_that_seats_seed() -> None:
+    resolver = left_table()
+    resolver.resolve(Roll(1, 6))
+    resolver.finish()
+    record, _ = check_transcript(resolver.transcript)
+    assert record.left == {2: 3} and sorted(record.seeds) == [0, 1]
+    faces = resolver.faces()
+    assert "deck.0" not in faces and sorted(faces) == [f"deck.{i}" for i in range(1, 8)]
