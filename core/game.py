@@ -76,6 +76,9 @@ class Game(abc.ABC):
         actor's hand, so this is the only check): raises
         :class:`~atoll.errors.IllegalAction` and leaves ``state`` unchanged if
         it is not legal. Faces under ``"reveal"`` have been proven by the engine.
+        An action that differs from a listed one only in which copy of an
+        identical hidden card it shows (same :meth:`describe` text) may be
+        accepted: nobody else can tell the copies apart.
         """
 
     @abc.abstractmethod

@@ -1,5 +1,41 @@
 """Tools for testing games: a rigged resolver for scenarios and the conformance kit."""
 
+from atoll.testing.conformance import (
+    CHECKS,
+    ConformanceCase,
+    ConformanceError,
+    Moment,
+    Playout,
+    check_action_texts,
+    check_determinism,
+    check_game,
+    check_hidden_faces,
+    check_illegal_actions,
+    check_json,
+    check_no_mutation,
+    check_public_replay,
+    check_render,
+    conformance_cases,
+    play,
+)
 from atoll.testing.rigged import RiggedResolver
 
-__all__ = ["RiggedResolver"]
+__all__ = [
+    "CHECKS",
+    "ConformanceCase",
+    "ConformanceError",
+    "Moment",
+    "Playout",
+    "RiggedResolver",
+    "check_action_texts",
+    "check_determinism",
+    "check_game",
+    "check_hidden_faces",
+    "check_illegal_actions",
+    "check_json",
+    "check_no_mutation",
+    "check_public_replay",
+    "check_render",
+    "conformance_cases",
+    "play",
+]

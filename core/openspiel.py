@@ -1,0 +1,530 @@
+"""The OpenSpiel adapter: every atoll game as a pyspiel game called ``atoll_<name>``.
+
+Usage::
+
+    import pyspiel
+    from atoll import openspiel
+
+    openspiel.register_installed()        # or openspiel.register(MyGame())
+    game = pyspiel.load_game("atoll_kariba", {"players": 3, "variant": "experienced"})
+
+Parameters: ``players`` (default: the game's fewest seats), ``variant`` (default:
+its default variant), ``max_game_length`` and ``max_chance_outcomes`` (0, the
+default, means "measured", see below).
+
+How an atoll game maps onto OpenSpiel:
+
+* The OpenSpiel state is a full-information simulation that holds the truth (every
+  hidden face), as :class:`~atoll.engine.LocalResolver` does, and each seat's
+  private knowledge, as :class:`~atoll.engine.Match` does.
+* Chance requests are chance nodes. ``Roll``: one node per die, outcome ``v - 1``
+  for a die showing ``v`` (one die at a time keeps the number of outcomes at the
+  number of sides). ``Pick`` and ``Shuffle``: one node per drawn option or card,
+  buffered until the request is complete; an outcome is the index of a distinct
+  value in the request's list (identical cards are one outcome, weighted by how
+  many are left), so outcome ids are stable across a pile. A node with a single
+  possible outcome is taken at once. ``Deal`` and ``Reveal`` need no node.
+* Decisions are player nodes of the deciding seat; sealed (secret) decisions too.
+  Action ``i`` is the ``i``-th legal action in the order of their canonical JSON;
+  ``num_distinct_actions`` is ``game.action_bound(config)``.
+* Returns: the winners share 1 (a sole winner gets 1, two winners 0.5 each), every
+  other seat gets 0; a game without winners shares 1 among all. The game is
+  constant-sum (1).
+* Observation strings are a seat's view (``game.view``) as canonical JSON; the
+  information state adds the seat's private knowledge and a hash chain of the
+  public log, which makes it perfect recall.
+* ``max_game_length`` counts decisions. By default it is three times the longest of
+  :data:`PROBE_PLAYOUTS` random playouts (plus :data:`LENGTH_MARGIN`), measured once
+  per seat count and variant; a game that reaches the bound is cut off there and
+  scored as a draw (1/n each), so the bound always holds. ``max_chance_outcomes``
+  defaults to the widest chance node of the same playouts; a wider node met later
+  raises :class:`BoundExceeded` naming the parameter to raise.
+
+OpenSpiel clones states often; a state here holds one immutable snapshot that clones
+share, so cloning costs nothing and never runs the rules.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, ClassVar
+
+import pyspiel
+
+from atoll.bots.random_bot import RandomBot
+from atoll.chance import Deal, Pick, Request, Reveal, Roll, Shuffle, request_from_json
+from atoll.engine.local import LocalResolver
+from atoll.engine.loop import run
+from atoll.engine.match import Event, Match
+from atoll.errors import AtollError
+from atoll.game import Game
+from atoll.jsondata import JSON, canonical
+from atoll.registry import load_registry
+from atoll.types import Action, Chance, Config, Decision, End, State, Step
+
+#: Prefix of every atoll game's short name in OpenSpiel.
+PREFIX = "atoll_"
+#: Random playouts measured to find the default bounds of a seat count and variant.
+PROBE_PLAYOUTS = 2
+#: The default ``max_game_length`` is the longest probe times this, plus :data:`LENGTH_MARGIN`.
+LENGTH_FACTOR = 3
+LENGTH_MARGIN = 16
+
+
+class BoundExceeded(AtollError):
+    """A game went past a bound that OpenSpiel was promised (actions or chance outcomes per node)."""
+
+
+def register(game: Game) -> str:
+    """Register ``game`` with OpenSpiel as ``atoll_<name>`` and return that name.
+
+    Registering a name again keeps the first registration (OpenSpiel cannot forget one).
+    """
+    name = PREFIX + game.info.name
+    if name not in pyspiel.registered_names():
+        # One class per game, as OpenSpiel's own Python games have: OpenSpiel keeps the creator until
+        # the process ends, and a class (unlike a bound method) outlives the interpreter's shutdown.
+        cls = type(name, (AtollSpielGame,), {"adapter": _Adapter(game), "__doc__": f"{game.info.title}."})
+        pyspiel.register_game(_game_type(game), cls)
+    return name
+
+
+def register_installed() -> list[str]:
+    """Register every game installed through the ``atoll.games`` entry points; returns their names."""
+    registry = load_registry()
+    return [register(registry.games[name].game) for name in sorted(registry.games)]
+
+
+def _game_type(game: Game) -> Any:
+    info = game.info
+    return pyspiel.GameType(
+        short_name=PREFIX + info.name,
+        long_name=f"atoll {info.title}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.CONSTANT_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=info.max_seats,
+        min_num_players=info.min_seats,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=False,
+        parameter_specification={"players": info.min_seats, "variant": info.default_variant,
+                                 "max_game_length": 0, "max_chance_outcomes": 0},
+    )
+
+
+# -- bounds --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """What OpenSpiel is promised about one seat count and variant of a game."""
+
+    max_game_length: int
+    """Decisions before the game is cut off."""
+    max_chance_outcomes: int
+    """Outcomes of the widest chance node."""
+
+
+class _Adapter:
+    """One registered game: builds its pyspiel games and remembers the measured bounds."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self._measured: dict[tuple[int, str], Bounds] = {}
+
+    def configure(self, params: Mapping[str, Any]) -> tuple[Config, Bounds]:
+        """The config and bounds that OpenSpiel's game parameters ask for."""
+        config = self.game.configure(int(params["players"]), str(params["variant"]))
+        measured = self.measured(config)
+        bounds = Bounds(int(params["max_game_length"]) or measured.max_game_length,
+                        int(params["max_chance_outcomes"]) or measured.max_chance_outcomes)
+        return config, bounds
+
+    def measured(self, config: Config) -> Bounds:
+        """The default bounds of ``config``, from random playouts (measured once)."""
+        key = (config.seats, config.variant)
+        if key not in self._measured:
+            self._measured[key] = probe(self.game, config)
+        return self._measured[key]
+
+
+def probe(game: Game, config: Config, playouts: int = PROBE_PLAYOUTS) -> Bounds:
+    """Default bounds from ``playouts`` random playouts through the engine."""
+    longest, widest = 0, 0
+    for seed in range(playouts):
+        match = Match(game, config, LocalResolver(seed))
+        run(match, [RandomBot(seed * 7919 + seat) for seat in range(config.seats)])
+        longest = max(longest, sum(1 for event in match.events if "seat" in event))
+        for event in match.events:
+            if "request" in event:
+                widest = max(widest, _width(request_from_json(event["request"])))
+    return Bounds(LENGTH_FACTOR * longest + LENGTH_MARGIN, widest)
+
+
+def _width(request: Request) -> int:
+    """The most outcomes a chance node of ``request`` can have."""
+    if isinstance(request, Roll):
+        return request.sides
+    if isinstance(request, Pick):
+        return len(_distinct(request.options))
+    if isinstance(request, Shuffle):
+        return len(_distinct(request.faces))
+    return 0
+
+
+def _distinct(values: Sequence[JSON]) -> list[str]:
+    """The distinct values (as canonical JSON) in order of first appearance."""
+    return list(dict.fromkeys(canonical(v) for v in values))
+
+
+# -- the simulation ------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class Snapshot:
+    """One moment of a simulated game. Never changed once made, so clones share it."""
+
+    state: State
+    known: tuple[Mapping[str, JSON], ...]
+    truth: Mapping[str, JSON]
+    """Every hidden face dealt out so far (shuffled cards and sealed values)."""
+    drawn: tuple[JSON, ...] = ()
+    """Values drawn so far for the chance request in progress."""
+    seals: int = 0
+    decisions: int = 0
+    cut: bool = False
+    """True when the game was cut off at ``max_game_length``."""
+    chain: str = ""
+    """Hash chain over the public log (what every seat has seen happen)."""
+    cache: dict[str, Any] = field(default_factory=dict, repr=False)
+    """Values derived from the fields above (the step, the legal actions, strings)."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Snapshot:
+        return self
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {**self.__dict__, "cache": {}}
+
+
+class Simulation:
+    """The rules of one configured game over snapshots: pure functions from snapshot to snapshot."""
+
+    def __init__(self, game: Game, config: Config, bounds: Bounds) -> None:
+        self.game = game
+        self.config = config
+        self.bounds = bounds
+        self.action_bound = game.action_bound(config)
+        self.initial = self._settle(Snapshot(game.setup(config), tuple({} for _ in range(config.seats)), {}))
+
+    # -- reading --------------------------------------------------------------
+
+    def step(self, snap: Snapshot) -> Step:
+        """What the game says happens now (a game cut off says so in ``snap.cut``, not here)."""
+        if "step" not in snap.cache:
+            snap.cache["step"] = self.game.next(snap.state)
+        step: Step = snap.cache["step"]
+        return step
+
+    def over(self, snap: Snapshot) -> bool:
+        """Whether the game has ended (or was cut off)."""
+        return snap.cut or isinstance(self.step(snap), End)
+
+    def legal(self, snap: Snapshot) -> list[Action]:
+        """The deciding seat's legal actions, in the order of their canonical JSON."""
+        if "legal" not in snap.cache:
+            step = self.step(snap)
+            assert isinstance(step, Decision)
+            actions = self.game.legal_actions(snap.state, step.seat, snap.known[step.seat])
+            if len(actions) > self.action_bound:
+                raise BoundExceeded(
+                    f"{self.game.info.name}: seat {step.seat} has {len(actions)} legal actions, more than "
+                    f"action_bound ({self.action_bound}); raise the game's action_bound"
+                )
+            snap.cache["legal"] = sorted(actions, key=canonical)
+        legal: list[Action] = snap.cache["legal"]
+        return legal
+
+    def chance_outcomes(self, snap: Snapshot) -> list[tuple[int, float]]:
+        """The outcomes of the chance node now and their probabilities."""
+        request = self._request(snap)
+        if isinstance(request, Roll):
+            return [(face, 1.0 / request.sides) for face in range(request.sides)]
+        pool = request.options if isinstance(request, Pick) else request.faces
+        left = Counter(canonical(v) for v in pool) - Counter(canonical(v) for v in snap.drawn)
+        total = sum(left.values())
+        outcomes = [(i, left[text] / total) for i, text in enumerate(_distinct(pool)) if left[text]]
+        if outcomes[-1][0] >= self.bounds.max_chance_outcomes:
+            raise BoundExceeded(
+                f"{self.game.info.name}: a chance node has outcome {outcomes[-1][0]}, beyond "
+                f"max_chance_outcomes ({self.bounds.max_chance_outcomes}); load the game with a larger "
+                "'max_chance_outcomes'"
+            )
+        return outcomes
+
+    def returns(self, snap: Snapshot) -> list[float]:
+        """Each seat's share of the win (all zero before the end)."""
+        seats = self.config.seats
+        if not self.over(snap):
+            return [0.0] * seats
+        step = self.step(snap)
+        winners = step.results.winners if isinstance(step, End) and not snap.cut else ()
+        if not winners:
+            return [1.0 / seats] * seats
+        return [1.0 / len(winners) if seat in winners else 0.0 for seat in range(seats)]
+
+    def describe(self, snap: Snapshot, player: int, action: int) -> str:
+        """A text for ``action`` of ``player`` (or chance) in ``snap``."""
+        if player == pyspiel.PlayerId.CHANCE and isinstance(self.step(snap), Chance) and not snap.cut:
+            request = self._request(snap)
+            if isinstance(request, Roll):
+                return f"a die shows {action + 1}"
+            pool = request.options if isinstance(request, Pick) else request.faces
+            texts = _distinct(pool)
+            if 0 <= action < len(texts):
+                what = "pick" if isinstance(request, Pick) else f"next card of {request.pile}"
+                return f"{what}: {texts[action]}"
+        step = self.step(snap)
+        if isinstance(step, Decision) and step.seat == player and not snap.cut:
+            legal = self.legal(snap)
+            if 0 <= action < len(legal):
+                return self.game.describe(snap.state, legal[action])
+        return f"action {action}"
+
+    def text(self, snap: Snapshot) -> str:
+        """The whole simulated state (truth included) as text."""
+        if "text" not in snap.cache:
+            snap.cache["text"] = "\n".join([
+                canonical(snap.state),
+                f"known {canonical(list(snap.known))}",
+                f"truth {canonical(snap.truth)}",
+                f"drawn {canonical(list(snap.drawn))} decisions {snap.decisions} cut {snap.cut}",
+            ])
+        text: str = snap.cache["text"]
+        return text
+
+    def view(self, snap: Snapshot, seat: int | None) -> str:
+        """What ``seat`` (``None``: a spectator) sees, as canonical JSON."""
+        key = f"view {seat}"
+        if key not in snap.cache:
+            known = snap.known[seat] if seat is not None else {}
+            snap.cache[key] = canonical(self.game.view(snap.state, seat, known))
+        view: str = snap.cache[key]
+        return view
+
+    # -- changing -------------------------------------------------------------
+
+    def decide(self, snap: Snapshot, index: int) -> Snapshot:
+        """The snapshot after the deciding seat takes its legal action number ``index``."""
+        step = self.step(snap)
+        assert isinstance(step, Decision)
+        seat, action = step.seat, self.legal(snap)[index]
+        if step.secret:
+            values = list(action["secret"])
+            handles = [f"s{seat}-{snap.seals}.{i}" for i in range(len(values))]
+            state = self.game.apply(snap.state, {"sealed": handles})
+            secrets = dict(zip(handles, values, strict=True))
+            known = _learn(snap.known, {seat: secrets})
+            event: Event = {"seat": seat, "sealed": handles}
+            after = replace(snap, state=state, known=known, truth={**snap.truth, **secrets},
+                            seals=snap.seals + 1, cache={})
+        else:
+            event = {"seat": seat, "action": action}
+            after = replace(snap, state=self.game.apply(snap.state, action), cache={})
+        return self._settle(replace(after, decisions=snap.decisions + 1, chain=_chained(snap.chain, event)))
+
+    def draw(self, snap: Snapshot, outcome: int) -> Snapshot:
+        """The snapshot after chance drew ``outcome`` at the node now."""
+        return self._settle(self._drawn(snap, outcome))
+
+    def _drawn(self, snap: Snapshot, outcome: int) -> Snapshot:
+        request = self._request(snap)
+        if isinstance(request, Roll):
+            value: JSON = outcome + 1
+        else:
+            pool = request.options if isinstance(request, Pick) else request.faces
+            value = _value_of(pool, _distinct(pool)[outcome])
+        drawn = (*snap.drawn, value)
+        if isinstance(request, Roll) and len(drawn) == request.count:
+            return self._fold(snap, request, {"values": list(drawn)})
+        if isinstance(request, Pick) and len(drawn) == request.count:
+            return self._fold(snap, request, {"picked": list(drawn)})
+        if isinstance(request, Shuffle) and len(drawn) == len(request.faces):
+            handles = request.handles()
+            truth = {**snap.truth, **dict(zip(handles, drawn, strict=True))}
+            return self._fold(replace(snap, truth=truth), request, {"handles": handles})
+        return replace(snap, drawn=drawn, cache={})
+
+    def _settle(self, snap: Snapshot) -> Snapshot:
+        """Take every step that needs nobody: deals, reveals and chance nodes with one outcome."""
+        while True:
+            step = self.step(snap)
+            if isinstance(step, End):
+                return snap
+            if isinstance(step, Decision):
+                if snap.decisions >= self.bounds.max_game_length:
+                    return replace(snap, cut=True, cache={})
+                return snap
+            request = step.request
+            if isinstance(request, Deal):
+                known = _learn(snap.known, {s: {h: snap.truth[h] for h in hs} for s, hs in request.to})
+                snap = self._fold(replace(snap, known=known), request, {})
+            elif isinstance(request, Reveal):
+                snap = self._fold(snap, request, {"faces": {h: snap.truth[h] for h in request.handles}})
+            elif not isinstance(request, Roll) and len(outcomes := self.chance_outcomes(snap)) == 1:
+                snap = self._drawn(snap, outcomes[0][0])
+            else:
+                return snap
+
+    def _fold(self, snap: Snapshot, request: Request, outcome: dict[str, JSON]) -> Snapshot:
+        event: Event = {"request": request.to_json(), "outcome": outcome}
+        state = self.game.resolve(snap.state, request, outcome)
+        return replace(snap, state=state, drawn=(), chain=_chained(snap.chain, event), cache={})
+
+    def _request(self, snap: Snapshot) -> Roll | Pick | Shuffle:
+        step = self.step(snap)
+        assert isinstance(step, Chance) and isinstance(step.request, (Roll, Pick, Shuffle))
+        return step.request
+
+
+def _learn(known: tuple[Mapping[str, JSON], ...], faces: Mapping[int, Mapping[str, JSON]]) -> tuple[
+        Mapping[str, JSON], ...]:
+    return tuple({**k, **faces[seat]} if seat in faces else k for seat, k in enumerate(known))
+
+
+def _chained(chain: str, event: Event) -> str:
+    return hashlib.sha256((chain + canonical(event)).encode()).hexdigest()
+
+
+def _value_of(pool: Sequence[JSON], text: str) -> JSON:
+    return next(v for v in pool if canonical(v) == text)
+
+
+# -- pyspiel classes -----------------------------------------------------------
+
+
+class AtollSpielGame(pyspiel.Game):  # type: ignore[misc]
+    """An atoll game in one seat count and variant, as a pyspiel game (:func:`register` makes a
+    subclass per atoll game, which OpenSpiel calls with the game parameters)."""
+
+    adapter: ClassVar[_Adapter]
+
+    def __init__(self, params: Mapping[str, Any] | None = None) -> None:
+        game = self.adapter.game
+        params = {**_game_type(game).parameter_specification, **(params or {})}
+        config, bounds = self.adapter.configure(params)
+        simulation = Simulation(game, config, bounds)
+        super().__init__(
+            _game_type(game),
+            pyspiel.GameInfo(
+                num_distinct_actions=simulation.action_bound,
+                max_chance_outcomes=bounds.max_chance_outcomes,
+                num_players=config.seats,
+                min_utility=0.0,
+                max_utility=1.0,
+                utility_sum=1.0,
+                max_game_length=bounds.max_game_length,
+            ),
+            params,
+        )
+        self.simulation = simulation
+
+    def new_initial_state(self) -> AtollSpielState:
+        """The state before anything happened."""
+        return AtollSpielState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> ViewObserver:
+        """The observer OpenSpiel asks for observation and information state strings."""
+        if isinstance(iig_obs_type, dict):  # OpenSpiel passes only the params when it has no type
+            iig_obs_type, params = None, iig_obs_type
+        return ViewObserver(iig_obs_type, params)
+
+
+class AtollSpielState(pyspiel.State):  # type: ignore[misc]
+    """A simulated atoll game as a pyspiel state: one shared, immutable :class:`Snapshot`."""
+
+    def __init__(self, game: AtollSpielGame) -> None:
+        super().__init__(game)
+        self.snapshot: Snapshot = game.simulation.initial
+
+    @property
+    def simulation(self) -> Simulation:
+        """The rules of this state's game."""
+        sim: Simulation = self.get_game().simulation
+        return sim
+
+    def current_player(self) -> int:
+        """The deciding seat, or chance, or terminal."""
+        sim = self.simulation
+        if sim.over(self.snapshot):
+            return int(pyspiel.PlayerId.TERMINAL)
+        step = sim.step(self.snapshot)
+        return step.seat if isinstance(step, Decision) else int(pyspiel.PlayerId.CHANCE)
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return list(range(len(self.simulation.legal(self.snapshot))))
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The outcomes of the chance node and their probabilities."""
+        return self.simulation.chance_outcomes(self.snapshot)
+
+    def _apply_action(self, action: int) -> None:
+        sim = self.simulation
+        if self.is_chance_node():
+            self.snapshot = sim.draw(self.snapshot, action)
+        else:
+            self.snapshot = sim.decide(self.snapshot, action)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        return self.simulation.describe(self.snapshot, player, action)
+
+    def is_terminal(self) -> bool:
+        """Whether the game is over."""
+        return self.simulation.over(self.snapshot)
+
+    def returns(self) -> list[float]:
+        """Each seat's share of the win (zero before the end)."""
+        return self.simulation.returns(self.snapshot)
+
+    def __str__(self) -> str:
+        return self.simulation.text(self.snapshot)
+
+
+class ViewObserver:
+    """Observation and information state strings from the game's views (no tensors)."""
+
+    def __init__(self, iig_obs_type: Any, params: Any) -> None:
+        if params:
+            raise ValueError(f"atoll observers take no parameters, not {params!r}")
+        self.iig_obs_type = iig_obs_type
+        self.tensor = None
+        self.dict: dict[str, Any] = {}
+
+    def set_from(self, state: AtollSpielState, player: int) -> None:
+        """No tensor to fill."""
+
+    def string_from(self, state: AtollSpielState, player: int) -> str:
+        """What ``player`` observes: its view, and for perfect recall its knowledge and the log so far."""
+        kind = self.iig_obs_type
+        private = kind.private_info if kind is not None else pyspiel.PrivateInfoType.SINGLE_PLAYER
+        public = kind.public_info if kind is not None else True
+        recall = kind.perfect_recall if kind is not None else False
+        sim, snap = state.simulation, state.snapshot
+        parts = []
+        if private == pyspiel.PrivateInfoType.ALL_PLAYERS:
+            parts.append(" ".join(sim.view(snap, seat) for seat in range(sim.config.seats)))
+        elif private == pyspiel.PrivateInfoType.SINGLE_PLAYER and public:
+            parts.append(sim.view(snap, player))
+        elif public:
+            parts.append(sim.view(snap, None))
+        if private == pyspiel.PrivateInfoType.SINGLE_PLAYER and (recall or not public):
+            parts.append(f"knows {canonical(dict(snap.known[player]))}")
+        if recall and public:
+            parts.append(f"log {snap.chain[:32]} after {snap.decisions} decisions")
+        return " | ".join(parts)
