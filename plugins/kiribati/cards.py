@@ -1,0 +1,132 @@
+"""Action cards (family and professional): playing them, their effects, and the answer (rules K29-K36)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from atoll import Action, Knowledge, State
+from atoll.plugins.kiribati.board import parse_place, place
+from atoll.plugins.kiribati.meta import CARDS, CHILDREN
+from atoll.plugins.kiribati.pieces import is_clamped, is_tired, locate, send_home, turtles
+from atoll.plugins.kiribati.turtles import chain, drift
+
+#: Cards played against another player's animal; its owner may answer them (K36).
+TARGETED = ("rest", "sleep", "shark")
+#: Which card answers which: a clamp grip saves from a shark, food wakes a tired animal (K36).
+ANSWERS = {"clamp": ("shark",), "feeding": ("rest", "sleep")}
+#: Turns of its owner that a rest break and a deep sleep last (K31, K33).
+TIRED_TURNS = {"rest": 1, "sleep": 2}
+#: The phases of its own turn in which a player may play a card (K29).
+CARD_PHASES = ("die", "turtle", "animals")
+
+
+def may_play(state: State) -> bool:
+    """Whether the player on turn may still play a card this turn (public facts only)."""
+    return (
+        state["variant"] != CHILDREN
+        and state["phase"] in CARD_PHASES
+        and not state["carded"]
+        and bool(state["hands"][state["turn"]])
+    )
+
+
+def card_plays(state: State, seat: int, known: Knowledge) -> list[Action]:
+    """The cards ``seat`` may play now, from the faces it knows, with every choice each allows."""
+    if not may_play(state) or seat != state["turn"]:
+        return []
+    out: list[Action] = []
+    for handle in state["hands"][seat]:
+        card = known.get(handle)
+        if card not in CARDS:
+            continue
+        base: Action = {"do": "play", "card": card, "handle": handle, "reveal": {handle: card}}
+        if card == "feeding":
+            out.append(base)
+        elif card == "current":
+            free = [(c, r) for c, r, _ in turtles(state) if chain(state, c, r) is not None]
+            out += [{**base, "at": place(c, r)} for c, r in free]
+        elif card == "clamp":
+            out += [{**base, "animal": kind} for kind in locate(state, seat) if _choosable(state, kind)]
+        elif card in TARGETED:
+            out += [{**base, "target": target} for target in _targets(state, seat, card)]
+    return out
+
+
+def _choosable(state: State, kind: str) -> bool:
+    """K39: in a cloudy round no card has any effect on a koala."""
+    return not (kind == "koala" and state["event"] == "cloudy")
+
+
+def _targets(state: State, seat: int, card: str) -> list[list[Any]]:
+    """Another player's animals on turtles that ``card`` may be played against."""
+    out: list[list[Any]] = []
+    for _, _, turtle in turtles(state):
+        for owner, kind in turtle["animals"]:
+            if owner == seat or not _choosable(state, kind):
+                continue
+            if card == "shark" and is_clamped(state, owner, kind):
+                continue
+            if card != "shark" and is_tired(state, owner, kind):
+                continue
+            out.append([owner, kind])
+    return out
+
+
+def play(state: State, seat: int, action: Action) -> None:
+    """Play a card from :func:`card_plays`. A card against another player's animal opens the answer
+    window (``phase`` "answer") when its owner still holds cards and has not answered this round."""
+    card = action["card"]
+    state["hands"][seat].remove(action["handle"])
+    state["played"][seat].append(card)
+    state["carded"] = True
+    if card == "feeding":
+        state["extra"] += 1
+    elif card == "current":
+        drift(state, *parse_place(action["at"]))
+    elif card == "clamp":
+        state["clamp"][seat] = action["animal"]
+    elif card in TARGETED:
+        owner = action["target"][0]
+        if state["hands"][owner] and owner not in state["answered"]:
+            resume = state["phase"]
+            state["pending"] = {"card": card, "by": seat, "target": action["target"], "resume": resume}
+            state["phase"] = "answer"
+        else:
+            strike(state, card, action["target"])
+
+
+def answers(state: State, seat: int, known: Knowledge) -> list[Action]:
+    """The answering player's choices: pass, or the one card that answers the card played (K36)."""
+    pending = state["pending"]
+    out: list[Action] = [{"do": "pass"}]
+    for handle in state["hands"][seat]:
+        card = known.get(handle)
+        if card in ANSWERS and pending["card"] in ANSWERS[card]:
+            out.append({"do": "answer", "card": card, "handle": handle, "reveal": {handle: card}})
+    return out
+
+
+def answer(state: State, action: Action) -> None:
+    """Take the answer: ``pass`` lets the card strike; an answering card stops it."""
+    pending = state["pending"]
+    owner, kind = pending["target"]
+    if action["do"] == "pass":
+        strike(state, pending["card"], pending["target"])
+    else:
+        state["hands"][owner].remove(action["handle"])
+        state["played"][owner].append(action["card"])
+        state["answered"].append(owner)
+        if action["card"] == "clamp":
+            state["clamp"][owner] = kind
+    state["phase"] = pending["resume"]
+    state["pending"] = None
+
+
+def strike(state: State, card: str, target: list[Any]) -> None:
+    """The effect of a card against an animal: it rests, sleeps, or is thrown off by the shark."""
+    owner, kind = target
+    if card in TIRED_TURNS:
+        state["tired"].append([owner, kind, TIRED_TURNS[card]])
+        return
+    col, row = locate(state, owner)[kind]
+    send_home(state, state["board"][row][col], owner, kind)

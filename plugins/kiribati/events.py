@@ -1,0 +1,119 @@
+"""Event cards of the professional variant: the deck and what each event does (rules K38-K45)."""
+
+from __future__ import annotations
+
+from atoll import State
+from atoll.plugins.kiribati.board import ROWS
+from atoll.plugins.kiribati.pieces import fits, is_clamped, locate, put_on_island, rescue, send_home, take_off
+
+#: The twenty event cards (rule K38, our decision): counts of each, in a fixed order.
+DECK = {
+    "cloudy": 3, "fishing_net": 3, "thunderstorm": 2, "sunshine": 3, "flow": 3, "storm": 2, "calm_sea": 4,
+}
+TITLES = {
+    "cloudy": "Cloudy", "fishing_net": "Fishing net", "thunderstorm": "Thunderstorm", "sunshine": "Sunshine",
+    "flow": "Flow", "storm": "Storm", "calm_sea": "Calm sea",
+}
+#: Events that last the whole round; the others happen once, when the card is turned.
+ROUND_LONG = ("cloudy", "fishing_net")
+#: How many of the twenty are drawn for a game: one per round.
+DRAWN = 15
+
+
+def full_deck() -> list[str]:
+    """The twenty event cards, as the list of names a draw picks from."""
+    return [name for name, count in DECK.items() for _ in range(count)]
+
+
+def turn_card(state: State, name: str) -> None:
+    """Turn the event card ``name`` face up at the start of a round and carry it out."""
+    state["events_left"].remove(name)
+    state["events_seen"].append(name)
+    state["event"] = name
+    if name == "cloudy":
+        state["tired"] = [t for t in state["tired"] if t[1] != "koala"]
+    elif name == "thunderstorm":
+        _thunderstorm(state)
+    elif name == "sunshine":
+        _sunshine(state)
+    elif name == "flow":
+        _flow(state)
+    elif name == "storm":
+        _storm(state)
+
+
+def _thunderstorm(state: State) -> None:
+    """K41: each player's rabbit and monkey swap places, unless one is on the mainland or holds fast."""
+    if "rabbit" not in state["animals"] or "monkey" not in state["animals"]:
+        return
+    for seat in range(state["seats"]):
+        if {"rabbit", "monkey"} & set(state["mainland"][seat]):
+            continue
+        if is_clamped(state, seat, "rabbit") or is_clamped(state, seat, "monkey"):
+            continue
+        where = locate(state, seat)
+        rabbit, monkey = where.get("rabbit"), where.get("monkey")
+        if rabbit == monkey:  # both on the island, or on the same turtle
+            continue
+        _lift(state, seat, "rabbit", rabbit)
+        _lift(state, seat, "monkey", monkey)
+        _set_down(state, seat, "rabbit", monkey)
+        _set_down(state, seat, "monkey", rabbit)
+
+
+def _lift(state: State, seat: int, kind: str, spot: tuple[int, int] | None) -> None:
+    if spot is None:
+        state["island"][seat].remove(kind)
+    else:
+        take_off(state["board"][spot[1]][spot[0]], seat, kind)
+
+
+def _set_down(state: State, seat: int, kind: str, spot: tuple[int, int] | None) -> None:
+    if spot is None:
+        put_on_island(state, seat, kind)
+    else:
+        state["board"][spot[1]][spot[0]]["animals"].append([seat, kind])
+
+
+def _sunshine(state: State) -> None:
+    """K42: every lizard on a turtle walks one turtle north if there is room; from row 4 (or on
+    reaching it) it goes on to the mainland. Lizards further north go first; one holding fast stays."""
+    walkers = [
+        (row, col, seat)
+        for row in reversed(range(ROWS))
+        for col, turtle in enumerate(state["board"][row]) if turtle is not None
+        for seat, kind in turtle["animals"] if kind == "lizard" and not is_clamped(state, seat, kind)
+    ]
+    for row, col, seat in walkers:
+        turtle = state["board"][row][col]
+        if row < ROWS - 1:
+            ahead = state["board"][row + 1][col]
+            if ahead is None or not fits(ahead["size"], [*ahead["animals"], [seat, "lizard"]]):
+                continue
+            take_off(turtle, seat, "lizard")
+            ahead["animals"].append([seat, "lizard"])
+            turtle = ahead
+            if row + 1 < ROWS - 1:
+                continue
+        take_off(turtle, seat, "lizard")
+        rescue(state, seat, "lizard")
+
+
+def _flow(state: State) -> None:
+    """K43: in each row the easternmost turtle drifts one place west if that place is free;
+    a turtle in column 1 stays."""
+    for line in state["board"]:
+        occupied = [c for c, t in enumerate(line) if t is not None]
+        if occupied and occupied[-1] > 0 and line[occupied[-1] - 1] is None:
+            east = occupied[-1]
+            line[east - 1], line[east] = line[east], None
+
+
+def _storm(state: State) -> None:
+    """K44: every kagu on a turtle is blown back to the island, unless it holds fast (K34)."""
+    for line in state["board"]:
+        for turtle in line:
+            if turtle is not None:
+                for seat, kind in list(turtle["animals"]):
+                    if kind == "kagu" and not is_clamped(state, seat, kind):
+                        send_home(state, turtle, seat, kind)

@@ -1,0 +1,141 @@
+"""The board as styled text for the terminal: mainland at the top, the four rows, the island below."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from atoll import JSON, Fragments
+from atoll.plugins.kiribati.board import ROWS, place
+from atoll.plugins.kiribati.events import TITLES as EVENT_TITLES
+from atoll.plugins.kiribati.meta import CARD_TITLES, LETTERS
+
+STYLE = {
+    "red": "fg:ansired bold", "blue": "fg:ansiblue bold", "green": "fg:ansigreen bold",
+    "yellow": "fg:ansiyellow bold", "purple": "fg:ansimagenta bold",
+}
+SHELL, FREE, FLOODED, WATER, NET, LAND, DIM = (
+    "fg:ansiwhite bold", "fg:ansiwhite", "fg:ansicyan", "fg:ansiblue", "fg:ansicyan bold",
+    "fg:ansiyellow", "fg:ansibrightblack",
+)
+CELL = 8
+
+
+def render(view: Mapping[str, JSON]) -> Fragments:
+    """Draw ``view`` (from :func:`atoll.plugins.kiribati.view.view`)."""
+    names: list[str] = view["names"]
+    out: Fragments = [("bold", f"Kiribati, {view['variant']} variant, round {view['round']}")]
+    if view["variant"] == "professional":
+        out.append(("", f" of 15 (start player: {names[0]})"))
+    out.append(("", "\n"))
+    out += _shore("MAINLAND", view["mainland"], names)
+    out.append((DIM, "     " + "".join(f"  c{c + 1}    " for c in range(view["cols"])) + "\n"))
+    net = set(view["net"])
+    for row in reversed(range(ROWS)):
+        out.append((DIM, f" r{row + 1}  "))
+        for col, turtle in enumerate(view["board"][row]):
+            out += _cell(turtle, names, place(col, row) in net)
+        out.append(("", "\n"))
+    out += _shore("ISLAND  ", view["island"], names)
+    out += _status(view, names)
+    out.append((DIM, " M monkey, L lizard, K kagu, R rabbit, O koala; _ free place, ~ flooded place"
+                + (", # fishing net" if net else "") + "\n"))
+    return out
+
+
+def _shore(title: str, pieces: list[list[str]], names: list[str]) -> Fragments:
+    out: Fragments = [(LAND, f" {title}")]
+    for seat, kinds in enumerate(pieces):
+        out.append(("", f"  {names[seat]}:"))
+        out.append((STYLE[names[seat]], "".join(LETTERS[k] for k in kinds) or "-"))
+    out.append(("", "\n"))
+    return out
+
+
+def _cell(turtle: Any, names: list[str], netted: bool) -> Fragments:
+    """One place, 8 characters wide: water, or a turtle showing its free (_) and flooded (~) places."""
+    mark = (NET, "#") if netted else ("", " ")
+    if turtle is None:
+        return [mark, (WATER, " " * 2 + "\u00b7" + " " * 4)]
+    size, animals = turtle["size"], list(turtle["animals"])
+    slots = 4 if size >= 3 else 2
+    flooded_kagu = None
+    if len(animals) > size:  # a kagu on a 3-turtle's flooded place
+        flooded_kagu = next(a for a in reversed(animals) if a[1] == "kagu")
+        animals.remove(flooded_kagu)
+    out: Fragments = [mark, ("", " " * (2 - slots // 2)), (SHELL, "(")]
+    for i in range(slots):
+        if i < len(animals):
+            seat, kind = animals[i]
+            out.append((STYLE[names[seat]], LETTERS[kind]))
+        elif i < size:
+            out.append((FREE, "_"))
+        elif flooded_kagu is not None:
+            out.append((STYLE[names[flooded_kagu[0]]] + " underline", "K"))
+        else:
+            out.append((FLOODED, "~"))
+    out.append((SHELL, ")"))
+    out.append(("", " " * (CELL - 1 - (2 - slots // 2) - slots - 2)))
+    return out
+
+
+def _status(view: Mapping[str, Any], names: list[str]) -> Fragments:
+    out: Fragments = []
+    supply = view["supply"]
+    out.append(("", f" supply: {supply['large']} large (4/3), {supply['small']} small (2/1)"))
+    if view["event"]:
+        out.append(("", "   event: "))
+        out.append(("bold", EVENT_TITLES[view["event"]]))
+    if view["variant"] == "professional":
+        out.append((DIM, f"   ({view['events_left']} event cards left)"))
+    out.append(("", "\n"))
+    turn = names[view["turn"]]
+    if view["phase"] == "over":
+        out.append(("bold", " the game is over\n"))
+    else:
+        out.append(("", " to move: "))
+        out.append((STYLE[turn], turn))
+        if view["dice"]:
+            out.append(("", f"   dice: {' '.join(map(str, view['dice']))}"))
+        if view["die"] is not None:
+            out.append(("", f" (using {view['die']})"))
+        out.append(("", "\n"))
+        out += _waiting(view, names)
+    if view["variant"] != "children":
+        out += _cards(view, names)
+    effects = [f"{names[s]} {k} may not move for {n} turn{'s' if n > 1 else ''}" for s, k, n in view["tired"]]
+    effects += [f"{names[s]} {k} clamped" for s, k in enumerate(view["clamp"]) if k]
+    if effects:
+        out.append((DIM, " " + ", ".join(effects) + "\n"))
+    return out
+
+
+def _waiting(view: Mapping[str, Any], names: list[str]) -> Fragments:
+    """What the step in progress waits for: a throw off a diving turtle, or an answer to a card."""
+    if view["phase"] == "throw":
+        return [("bold", f" {view['throw']['at']} dives: throw an animal off\n")]
+    if view["phase"] == "answer":
+        pending = view["pending"]
+        owner, kind = pending["target"]
+        return [("bold", f" {names[pending['by']]} plays {CARD_TITLES[pending['card']]} on {names[owner]}'s "
+                 f"{kind}: {names[owner]} may answer or pass\n")]
+    return []
+
+
+def _cards(view: Mapping[str, Any], names: list[str]) -> Fragments:
+    out: Fragments = [("", " cards left:")]
+    for seat, count in enumerate(view["cards_left"]):
+        out.append(("", " "))
+        out.append((STYLE[names[seat]], f"{names[seat]} {count}"))
+    out.append(("", "\n"))
+    played = [
+        f"{names[s]} {', '.join(CARD_TITLES[c] for c in faces)}"
+        for s, faces in enumerate(view["played"]) if faces
+    ]
+    if played:
+        out.append((DIM, " played: " + "; ".join(played) + "\n"))
+    if view["seat"] is not None:
+        hand = ", ".join(CARD_TITLES[c] for c in view["hand"]) or "none"
+        out.append(("", " your hand: "))
+        out.append(("bold", hand + "\n"))
+    return out

@@ -1,0 +1,52 @@
+"""Short, unique texts for actions, as the player types them (``die 4``, ``kagu c2r1``, ``done``)."""
+
+from __future__ import annotations
+
+from atoll import Action, State
+from atoll.plugins.kiribati.meta import COLOURS
+
+
+def describe(state: State, action: Action) -> str:
+    """The text of ``action``; unique among the legal actions of any state."""
+    if "secret" in action:
+        return "keep " + " ".join(action["secret"])
+    if "sealed" in action:
+        return "keep four cards"
+    do = action["do"]
+    if do == "die":
+        return f"die {action['value']}"
+    if do in ("turtle", "dive", "float"):
+        return f"{do} {action['at']}"
+    if do == "new":
+        return f"new {action['size']} row {action['row']}"
+    if do == "throw":
+        return f"throw {COLOURS[action['seat']]} {action['animal']}"
+    if do == "move":
+        text = f"{action['animal']} {action['to']}"
+        if "bump" in action:
+            seat, kind = action["bump"]
+            text += f" bump {COLOURS[seat]} {kind}"
+        return text
+    if do == "play":
+        return "play " + " ".join([action["card"], *_card_detail(action)])
+    if do == "answer":
+        return f"answer {action['card']}"
+    return str(do)  # "pass", "done"
+
+
+def _card_detail(action: Action) -> list[str]:
+    if "at" in action:
+        return [action["at"]]
+    if "animal" in action:
+        return [action["animal"]]
+    if "target" in action:
+        seat, kind = action["target"]
+        return [COLOURS[seat], kind]
+    return []
+
+
+def describe_log(state: State, seat: int, action: Action) -> str:
+    """A public line for the game log: a secret choice is never spelt out."""
+    if "secret" in action or "sealed" in action:
+        return f"{COLOURS[seat]} keeps four action cards"
+    return f"{COLOURS[seat]}: {describe(state, action)}"
