@@ -16,13 +16,13 @@ import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
-from atoll.chance import Deal, Pick, Request, Reveal, Roll, Shuffle
+from atoll.chance import Deal, Pick, Request, Roll, Shuffle
 from atoll.engine.ledger import Seal
 from atoll.engine.observation import Observation
 from atoll.errors import AtollError
 from atoll.game import Game
 from atoll.jsondata import JSON, canonical
-from atoll.types import Action, Chance, Decision, End, Results, State, Step
+from atoll.types import Action, Chance, Decision, Results, State, Step
 
 
 class InconsistentLedger(AtollError):
@@ -37,7 +37,7 @@ class World:
     faces are a guess, and the actions come from the game's own legal list.
     """
 
-    __slots__ = ("_seals", "faces", "game", "known", "rng", "state")
+    __slots__ = ("_seals", "faces", "game", "known", "rng", "state", "steps")
 
     def __init__(
         self,
@@ -54,6 +54,8 @@ class World:
         self.known = known
         self.rng = rng
         self._seals = seals
+        #: Decisions and chance steps played in this world so far (the search's budget counts them).
+        self.steps = 0
 
     def step(self) -> Step:
         """What happens now."""
@@ -65,6 +67,7 @@ class World:
 
     def act(self, seat: int, action: Action, secret: bool) -> None:
         """``seat`` takes ``action`` (sealing its values under fresh handles when ``secret``)."""
+        self.steps += 1
         if not secret:
             self.state = self.game.apply(self.state, action)
             return
@@ -78,6 +81,7 @@ class World:
 
     def advance(self, request: Request) -> None:
         """Answer ``request`` from the world's faces and the bot's generator."""
+        self.steps += 1
         rng = self.rng
         outcome: dict[str, JSON]
         if isinstance(request, Roll):
@@ -205,29 +209,3 @@ def _remaining(
     if len(pool) != hidden:
         raise InconsistentLedger(f"pile {pile!r} has {hidden} hidden cards but {len(pool)} faces left")
     return pool
-
-
-def rewards(results: Results, seats: int, margin_weight: float) -> list[float]:
-    """Each seat's reward in ``[0, 1]``: its share of the win, blended with its score's place.
-
-    The share (1 for a sole winner, 1/k for one of k winners, else 0) is what
-    the search maximises; ``margin_weight`` of the reward goes to where the
-    seat's score lies between the game's lowest and highest, so that among
-    moves that win equally often the bigger win (or smaller loss) is preferred.
-    """
-    share = 1.0 / len(results.winners) if results.winners else 0.0
-    out = [share if seat in results.winners else 0.0 for seat in range(seats)]
-    if margin_weight and results.scores:
-        low, high = min(results.scores), max(results.scores)
-        spread = high - low
-        for seat in range(min(seats, len(results.scores))):
-            place = (results.scores[seat] - low) / spread if spread else 0.5
-            out[seat] = (1.0 - margin_weight) * out[seat] + margin_weight * place
-    return out
-
-
-__all__ = ["InconsistentLedger", "Sampler", "World", "rewards"]
-
-
-def _unused(_: End) -> None:  # pragma: no cover - keeps End importable for type readers
-    pass

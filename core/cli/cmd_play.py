@@ -33,7 +33,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--bots", metavar="KIND[,KIND...]",
         help="bot kind for the other seats, or one kind per bot seat in seat order "
-             "(default: search if installed, else random)",
+             "(default: a bot made for the game if installed, else search, else random)",
     )
     parser.add_argument("--seed", type=int, help="seed of the dice and shuffles (default: random, printed)")
     parser.add_argument("--seat", type=int, default=0, help="your seat, counted from 0 (default: 0)")

@@ -11,8 +11,11 @@ from atoll.errors import AtollError
 
 #: Subcommand name -> module with ``add_arguments(parser)``, ``run(args) -> int`` and ``HELP``.
 COMMANDS = {
+    "audit": "atoll.cli.cmd_audit",
     "games": "atoll.cli.cmd_games",
+    "play": "atoll.cli.cmd_play",
     "replay": "atoll.cli.cmd_replay",
+    "sim": "atoll.cli.cmd_sim",
 }
 
 

@@ -36,8 +36,13 @@ class LocalGame:
 
 
 def default_bot(registry: Registry, game: str) -> str:
-    """The bot kind for ``game`` when none is named: ``search`` if installed, else ``random``."""
-    usable = {kind.name for kind in registry.bots_for(game)}
+    """The bot kind for ``game`` when none is named: a bot made for that game if a plugin offers
+    one (it knows the game better than any general bot), else ``search``, else ``random``."""
+    kinds = registry.bots_for(game)
+    specific = sorted(kind.name for kind in kinds if kind.games is not None)
+    if specific:
+        return specific[0]
+    usable = {kind.name for kind in kinds}
     for name in PREFERRED_BOTS:
         if name in usable:
             return name

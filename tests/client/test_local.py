@@ -38,6 +38,13 @@ def test_the_default_bot_is_random_when_no_search_bot_is_installed(registry: Reg
     assert default_bot(only_random, "highcard") == "random"
 
 
+def test_the_default_bot_is_one_made_for_the_game_when_a_plugin_offers_it(registry: Registry) -> None:
+    expert = BotKind("expert", "plays only high card", make_random_bot, games=("highcard",))
+    other = BotKind("chess-master", "plays only chess", make_random_bot, games=("chess",))
+    kinds = {**registry.bots, "expert": expert, "chess-master": other}
+    assert default_bot(Registry(registry.games, kinds), "highcard") == "expert"
+
+
 def test_one_bot_kind_fills_every_bot_seat(registry: Registry) -> None:
     local = start_local_game(registry, "highcard", seed=1, seats=4, bots=["random"])
     assert local.model.names() == ["seat 0 (you)", "seat 1 (random bot)", "seat 2 (random bot)",

@@ -1,0 +1,66 @@
+"""``atoll sim GAME``: play many bot games and print the tally."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from typing import TextIO
+
+from atoll.cli.common import registry
+from atoll.sim import bot_kinds, simulate, summary
+
+HELP = "play many bot-only games of a game and print wins per seat, mean length and games per second"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the ``sim`` options."""
+    parser.add_argument("game", help="the game's name, as `atoll games` lists it")
+    parser.add_argument("--variant", help="the variant (default: the game's default)")
+    parser.add_argument("--seats", type=int, help="how many seats (default: the game's minimum)")
+    parser.add_argument(
+        "--bots", default="random",
+        help="bot kinds, comma-separated: one for every seat, or one per seat (default: random)",
+    )
+    parser.add_argument("--games", type=int, default=100, help="how many games (default: 100)")
+    parser.add_argument("--seed", type=int, default=0, help="the seed; the same seed gives the same games")
+    parser.add_argument(
+        "--rotate", action="store_true",
+        help="move the bots one seat on each game, and count wins per bot as well as per seat",
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def progress_line(total: int, stream: TextIO) -> Callable[[int], None] | None:
+    """A callback drawing ``done/total`` on one line of ``stream``, or ``None`` if it is no terminal."""
+    if not stream.isatty():
+        return None
+
+    def show(done: int) -> None:
+        width = 30
+        filled = width * done // total
+        stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games")
+        if done == total:
+            stream.write("\r" + " " * (width + 24) + "\r")
+        stream.flush()
+
+    return show
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the simulation and print its tally."""
+    found = registry(quiet=args.json)
+    game = found.game(args.game)
+    config = game.configure(args.seats, args.variant)
+    names = [name.strip() for name in args.bots.split(",") if name.strip()]
+    kinds = bot_kinds(found, game.info.name, names, config.seats)
+    report = simulate(
+        game, config, kinds, games=args.games, seed=args.seed, rotate=args.rotate,
+        on_game=progress_line(args.games, sys.stderr),
+    )
+    if args.json:
+        print(json.dumps(report.to_json()))
+    else:
+        print(summary(report, game.seat_names(config)))
+    return 0

@@ -1,0 +1,157 @@
+"""Simulation: bot games tallied reproducibly, and `atoll sim` with its errors."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+
+import pytest
+
+from atoll.cli import cmd_sim
+from atoll.cli.main import main
+from atoll.errors import AtollError
+from atoll.registry import Registry, load_registry
+from atoll.sim import CHANCE, bot_kinds, derive_seed, simulate
+from tests.games import highcard
+
+TIMING = ("seconds", "games_per_s")
+
+
+@pytest.fixture(scope="module")
+def found() -> Registry:
+    """A registry holding only the built-in bots and high card."""
+    return load_registry(entry_points=False, extra=[("highcard", highcard)])
+
+
+@pytest.fixture
+def cli(monkeypatch: pytest.MonkeyPatch, found: Registry) -> None:
+    """Make `atoll sim` find high card, as if it were installed."""
+    monkeypatch.setattr(cmd_sim, "registry", lambda quiet=False: found)
+
+
+def sim(*args: str) -> int:
+    """Run `atoll sim ARGS` through its own subcommand module."""
+    parser = argparse.ArgumentParser(prog="atoll sim")
+    cmd_sim.add_arguments(parser)
+    return cmd_sim.run(parser.parse_args(args))
+
+
+def sim_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, object]:
+    """Run `atoll sim ... --json` and read its one JSON object."""
+    assert sim(*args, "--json") == 0
+    report: dict[str, object] = json.loads(capsys.readouterr().out)
+    return report
+
+
+def without_timing(report: dict[str, object]) -> dict[str, object]:
+    return {key: value for key, value in report.items() if key not in TIMING}
+
+
+def test_the_same_seed_gives_the_same_tally(cli: None, capsys: pytest.CaptureFixture[str]) -> None:
+    first = sim_json(capsys, "highcard", "--games", "30", "--seed", "5")
+    second = sim_json(capsys, "highcard", "--games", "30", "--seed", "5")
+    assert without_timing(first) == without_timing(second)
+
+
+def test_another_seed_gives_other_games(cli: None, capsys: pytest.CaptureFixture[str]) -> None:
+    first = sim_json(capsys, "highcard", "--games", "30", "--seed", "5")
+    second = sim_json(capsys, "highcard", "--games", "30", "--seed", "6")
+    assert without_timing(first) != without_timing(second)
+
+
+def test_the_json_counts_wins_per_seat_and_decisions_per_game(
+    cli: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """High card for 3 seats: each seat bets and plays once, so every game takes 6 decisions."""
+    report = sim_json(capsys, "highcard", "--seats", "3", "--games", "20")
+    assert report["games"] == 20 and report["seats"] == 3 and report["bots"] == ["random"] * 3
+    wins = report["wins"]
+    assert isinstance(wins, list) and len(wins) == 3
+    assert 20 <= sum(wins) <= 20 + int(str(report["shared"])) * 2
+    assert report["mean_turns"] == 6
+    assert float(str(report["games_per_s"])) > 0
+
+
+def test_a_shared_win_counts_for_every_winner(found: Registry) -> None:
+    game = found.game("highcard")
+    config = game.configure(2)
+    report = simulate(game, config, bot_kinds(found, "highcard", ["random"], 2), games=60, seed=1)
+    assert report.shared > 0
+    assert sum(report.wins) == report.games + report.shared
+
+
+def test_rotating_bots_counts_wins_per_bot(found: Registry) -> None:
+    """Search against random with seats rotating: each bot's wins are counted wherever it sat."""
+    game = found.game("highcard")
+    kinds = bot_kinds(found, "highcard", ["search", "random"], 2)
+    report = simulate(game, game.configure(2), kinds, games=6, seed=2, rotate=True)
+    assert sum(report.bot_wins) == sum(report.wins)
+    assert report.bots == ("search", "random")
+
+
+def test_each_game_and_seat_gets_its_own_seed() -> None:
+    seeds = {derive_seed(0, index, role) for index in range(10) for role in (0, 1, 2, CHANCE)}
+    assert len(seeds) == 40
+    assert derive_seed(3, 1, 0) == derive_seed(3, 1, 0)
+
+
+def test_one_bot_kind_plays_every_seat(found: Registry) -> None:
+    assert [k.name for k in bot_kinds(found, "highcard", ["search"], 3)] == ["search"] * 3
+
+
+def test_a_bot_list_must_name_one_kind_per_seat(cli: None) -> None:
+    with pytest.raises(AtollError, match=r"2 bot kinds \(random, search\) for 3 seats"):
+        sim("highcard", "--seats", "3", "--bots", "random,search")
+
+
+def test_an_unknown_bot_kind_is_named_with_the_kinds_there_are(cli: None) -> None:
+    with pytest.raises(AtollError, match=r"no bot kind 'genius' .*random, search"):
+        sim("highcard", "--bots", "random,genius")
+
+
+def test_an_unknown_game_and_a_bad_seat_count_are_errors(cli: None) -> None:
+    with pytest.raises(AtollError, match="no game 'chess'"):
+        sim("chess")
+    with pytest.raises(AtollError, match="2-4 seats, not 9"):
+        sim("highcard", "--seats", "9")
+
+
+def test_the_command_line_prints_a_bad_bot_list_and_exits_2(
+    cli: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["sim", "highcard", "--bots", "random,random,random"]) == 2
+    assert "atoll sim: 3 bot kinds" in capsys.readouterr().err
+
+
+def test_no_games_is_an_error(found: Registry) -> None:
+    game = found.game("highcard")
+    with pytest.raises(AtollError, match="at least one game"):
+        simulate(game, game.configure(2), bot_kinds(found, "highcard", ["random"], 2), games=0)
+
+
+def test_the_text_report_names_each_seat(cli: None, capsys: pytest.CaptureFixture[str]) -> None:
+    assert sim("highcard", "--games", "10") == 0
+    out = capsys.readouterr().out
+    assert "seat 0 (random):" in out and "seat 1 (random):" in out and "games/s" in out
+
+
+class Terminal(io.StringIO):
+    """A text stream that says it is a terminal."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_is_drawn_on_a_terminal_and_cleared_at_the_end() -> None:
+    terminal = Terminal()
+    show = cmd_sim.progress_line(4, terminal)
+    assert show is not None
+    show(2)
+    assert terminal.getvalue().endswith("2/4 games")
+    show(4)
+    assert terminal.getvalue().endswith("\r")
+
+
+def test_no_progress_is_drawn_when_stderr_is_not_a_terminal() -> None:
+    assert cmd_sim.progress_line(4, io.StringIO()) is None
