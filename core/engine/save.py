@@ -17,7 +17,7 @@ from pathlib import Path
 from atoll.chance import Deal, Request, request_from_json
 from atoll.engine.match import Event, Match
 from atoll.engine.resolver import Resolution
-from atoll.errors import AtollError, CheatDetected, CorruptSave
+from atoll.errors import AtollError, CheatDetected, CorruptSave, IllegalAction
 from atoll.game import Game
 from atoll.jsondata import JSON, canonical, digest
 from atoll.types import Config
@@ -126,20 +126,27 @@ class ReplayResolver:
         return {h: self._faces[h] for h in handles}
 
 
-def replay(game: Game, saved: SavedGame) -> Match:
-    """Play ``saved`` back on ``game``; raises if any step differs from the log or the end state."""
-    match = Match(game, saved.config, ReplayResolver(saved.events, saved.faces))
+def replay(game: Game, saved: SavedGame, faces: Mapping[str, JSON] | None = None) -> Match:
+    """Play ``saved`` back on ``game``; raises if any step differs from the log or the end state.
+
+    ``faces`` are the opened hidden faces (default: the save's own). A claim or a sealed
+    choice that does not check raises :class:`CheatDetected` naming its seat; anything
+    else that does not fit raises :class:`CorruptSave` naming the line.
+    """
+    opened = saved.faces if faces is None else dict(faces)
+    match = Match(game, saved.config, ReplayResolver(saved.events, opened))
     for number, event in enumerate(saved.events, 2):
         try:
             if "request" in event:
                 match.advance()
             elif "sealed" in event:
-                values = [saved.faces[h] for h in event["sealed"]]
-                match.act(int(event["seat"]), {"secret": values})
+                _replay_seal(match, int(event["seat"]), [opened[h] for h in event["sealed"]])
             else:
                 match.act(int(event["seat"]), event["action"])
-        except (KeyError, TypeError, ValueError) as exc:
-            raise CorruptSave(f"line {number}: malformed event {event!r}") from exc
+        except CheatDetected:
+            raise
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise CorruptSave(f"line {number}: malformed event {str(event)[:120]}") from exc
         except AtollError as exc:
             raise CorruptSave(f"line {number}: {exc}") from exc
     if saved.state_digest is not None and digest(match.state) != saved.state_digest:
@@ -149,3 +156,9 @@ def replay(game: Game, saved: SavedGame) -> Match:
         raise CorruptSave("the replayed results differ from the saved ones")
     return match
 
+
+def _replay_seal(match: Match, seat: int, values: list[JSON]) -> None:
+    try:
+        match.act(seat, {"secret": values})
+    except IllegalAction as exc:
+        raise CheatDetected(seat, f"sealed {values!r}, which was not a legal choice then: {exc}") from exc

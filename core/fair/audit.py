@@ -16,14 +16,14 @@ from pathlib import Path
 
 from atoll.chance import Deal, Pick, Reveal, Roll, Shuffle, request_from_json
 from atoll.engine.match import Event, Match
-from atoll.engine.save import ReplayResolver, SavedGame
-from atoll.errors import AtollError, CheatDetected, CorruptSave, IllegalAction, ProtocolViolation
+from atoll.engine.save import SavedGame, replay
+from atoll.errors import CheatDetected, CorruptSave, ProtocolViolation
 from atoll.fair.messages import author
 from atoll.fair.record import Record
 from atoll.fair.saving import load_fair
 from atoll.fair.transcript import StepRecord, Transcript
 from atoll.game import Game
-from atoll.jsondata import JSON, canonical, digest
+from atoll.jsondata import JSON, canonical
 
 
 @dataclass(frozen=True)
@@ -162,29 +162,4 @@ def _expected_step(event: Event) -> dict[str, JSON] | None:
 
 def _replay(game: Game, saved: SavedGame, faces: dict[str, JSON]) -> Match:
     """Play the log back on the opened faces; a sealed choice that was not legal names its seat."""
-    match = Match(game, saved.config, ReplayResolver(saved.events, faces))
-    for line, event in enumerate(saved.events, 2):
-        try:
-            if "request" in event:
-                match.advance()
-            elif "sealed" in event:
-                values = [faces[h] for h in event["sealed"]]
-                try:
-                    match.act(int(event["seat"]), {"secret": values})
-                except IllegalAction as exc:
-                    raise CheatDetected(int(event["seat"]), f"sealed {values!r}, which was not a legal "
-                                                            f"choice then: {exc}") from exc
-            else:
-                match.act(int(event["seat"]), event["action"])
-        except CheatDetected:
-            raise
-        except (KeyError, TypeError, ValueError) as exc:
-            raise CorruptSave(f"line {line}: malformed event {str(event)[:120]}") from exc
-        except AtollError as exc:
-            raise CorruptSave(f"line {line}: {exc}") from exc
-    if saved.state_digest is not None and digest(match.state) != saved.state_digest:
-        raise CorruptSave("the replayed final state differs from the saved one")
-    end = match.results()
-    if saved.results is not None and (end is None or end.results.to_json() != saved.results):
-        raise CorruptSave("the replayed results differ from the saved ones")
-    return match
+    return replay(game, saved, faces)

@@ -9,7 +9,7 @@ import pytest
 
 from atoll.bots.random_bot import RandomBot
 from atoll.engine import LocalResolver, Match, load, replay, run, save
-from atoll.errors import AtollError, CorruptSave
+from atoll.errors import AtollError, CheatDetected, CorruptSave
 from atoll.game import Game
 from atoll.jsondata import digest
 
@@ -69,7 +69,7 @@ def test_a_false_face_in_the_save_is_caught_on_replay(tmp_path: Path, highcard: 
     footer["faces"][played] = 9
     lines[-1] = json.dumps(footer)
     path.write_text("\n".join(lines) + "\n")
-    with pytest.raises(CorruptSave, match="seat"):
+    with pytest.raises(CheatDetected, match="seat"):
         replay(highcard, load(path))
 
 
