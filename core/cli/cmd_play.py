@@ -11,7 +11,7 @@ from pathlib import Path
 from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
-from atoll.cli.common import registry
+from atoll.cli.common import add_game_arguments, registry
 from atoll.client.console import Console
 from atoll.client.local import LocalGame, start_local_game
 from atoll.client.prompt import PromptClient, Saver, SessionResult
@@ -27,9 +27,7 @@ SEED_RANGE = 1_000_000_000
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the ``play`` options."""
-    parser.add_argument("game", help="the game to play (see `atoll games`)")
-    parser.add_argument("--variant", help="a variant of the game (default: the game's own)")
-    parser.add_argument("--seats", type=int, help="how many seats (default: the fewest the game takes)")
+    add_game_arguments(parser)
     parser.add_argument(
         "--bots", metavar="KIND[,KIND...]",
         help="bot kind for the other seats, or one kind per bot seat in seat order "

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Callable
 from typing import TextIO
 
-from atoll.cli.common import registry
+from atoll.cli.common import add_game_arguments, registry
 from atoll.sim import bot_kinds, simulate, summary
 
 HELP = "play many bot-only games of a game and print wins per seat, mean length and games per second"
@@ -16,9 +16,7 @@ HELP = "play many bot-only games of a game and print wins per seat, mean length 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the ``sim`` options."""
-    parser.add_argument("game", help="the game's name, as `atoll games` lists it")
-    parser.add_argument("--variant", help="the variant (default: the game's default)")
-    parser.add_argument("--seats", type=int, help="how many seats (default: the game's minimum)")
+    add_game_arguments(parser)
     parser.add_argument(
         "--bots", default="random",
         help="bot kinds, comma-separated: one for every seat, or one per seat (default: random)",
