@@ -10,10 +10,11 @@ FOLDERS = {"core": "atoll", "net": "atoll.net", "plugins": "atoll.plugins"}
 
 
 def packages_on_disk() -> set[str]:
+    """Folders with an ``__init__.py``, and the template's data folders (``*.tmpl`` files)."""
     found = set()
     for folder, name in FOLDERS.items():
-        for init in (ROOT / folder).rglob("__init__.py"):
-            parts = init.parent.relative_to(ROOT / folder).parts
+        for marker in [*(ROOT / folder).rglob("__init__.py"), *(ROOT / folder).rglob("*.tmpl")]:
+            parts = marker.parent.relative_to(ROOT / folder).parts
             found.add(".".join((name, *parts)))
     return found
 

@@ -58,7 +58,8 @@ def test_a_third_party_game_is_found_through_its_entry_point(site: Path) -> None
 
 
 def test_a_plugin_that_fails_to_import_is_named_and_the_others_still_load(site: Path) -> None:
-    fake_distribution(site, "atoll-broken", {"broken": "fake_broken"}, {"fake_broken": "raise ImportError('no numpy')"})
+    broken = {"fake_broken": "raise ImportError('no numpy')"}
+    fake_distribution(site, "atoll-broken", {"broken": "fake_broken"}, broken)
     fake_distribution(site, "atoll-othercard", {"othercard": "fake_good"}, {"fake_good": GOOD})
     registry = load_registry()
     assert "othercard" in registry.games
