@@ -4,13 +4,25 @@ The rules page is ``docs/rules/kiribati.md``; every rule there (K1, K2, ...) has
 scenario test in ``tests/kiribati``.
 """
 
-from atoll import Game, hookimpl
+from atoll import BotKind, Game, hookimpl
+from atoll.plugins.kiribati.bot import make_kiribati_bot
 from atoll.plugins.kiribati.game import Kiribati
 
-__all__ = ["Kiribati", "atoll_games"]
+__all__ = ["Kiribati", "atoll_bots", "atoll_games"]
 
 
 @hookimpl
 def atoll_games() -> list[Game]:
     """Contribute Kiribati."""
     return [Kiribati()]
+
+
+@hookimpl
+def atoll_bots() -> list[BotKind]:
+    """Contribute the Kiribati bot, which plans each turn with a heuristic evaluation."""
+    return [
+        BotKind(
+            "kiribati", "plans each turn: rescues animals, uses its cards, avoids obvious losses",
+            make_kiribati_bot, games=("kiribati",),
+        )
+    ]

@@ -7,70 +7,145 @@ from typing import Any
 
 from atoll import Action, State
 from atoll.plugins.kiribati.board import (
-    DIAGONAL,
     ISLAND,
+    JUMPS,
     MAINLAND,
-    ORTHOGONAL,
+    PLACES,
+    RABBIT_STEPS,
+    ROW_PLACES,
     ROWS,
-    on_board,
-    parse_place,
-    place,
+    STEPS,
+    place_named,
 )
 from atoll.plugins.kiribati.pieces import (
     Turtle,
+    find,
     is_clamped,
     is_tired,
+    leave_island,
     locate,
+    put_on,
     put_on_island,
+    release,
     rescue,
     room_for,
+    room_from_island,
+    send_home,
     take_off,
 )
 
 
-def animal_moves(state: State, seat: int, only: object = None) -> list[Action]:
-    """Every move ``seat``'s animals (or only its animal ``only``) may make now, animal by animal."""
-    return [move for moves in _moves_by_animal(state, seat, only) for move in moves]
+def animal_moves(state: State, seat: int) -> list[Action]:
+    """Every move ``seat``'s animals may make now: from the island first (K20), then the animals on
+    turtles in the rulebook's order."""
+    tired = _tired(state, seat)
+    out: list[Action] = []
+    if not state["moved"]:
+        for moves in _from_island(state, seat, tired):
+            out += moves
+    where = locate(state, seat)
+    if where:
+        moved, extra = state["moved"], state["extra"]
+        for kind in state["animals"]:
+            # K30, K31, K33: each animal once a turn (twice with a feeding station), none tired
+            if kind in where and kind not in tired and (extra or kind not in moved):
+                col, row = where[kind]
+                out += _from_turtle(state, seat, kind, col, row)
+    return out
+
+
+def moves_like(state: State, seat: int, action: Action) -> list[Action]:
+    """Those of :func:`animal_moves` that could be ``action``: the moves of the animal it names onto
+    the place it names. Checking an action against these is as strict as against all of them, and
+    much cheaper."""
+    kind, to = action.get("animal"), action.get("to")
+    if not isinstance(kind, str) or is_tired(state, seat, kind):
+        return []
+    if kind in state["island"][seat]:
+        spot = place_named(to, state["cols"])
+        if spot is None or spot[1] != 0 or state["moved"]:
+            return []
+        turtle = state["board"][0][spot[0]]
+        if turtle is None:
+            return []
+        return _arrivals(state, seat, kind, ROW_PLACES[0][spot[0]], turtle, from_island=True)
+    spot = find(state, seat, kind)
+    if spot is None or (kind in state["moved"] and not state["extra"]):
+        return []
+    return [move for move in _from_turtle(state, seat, kind, *spot) if move["to"] == to]
 
 
 def can_move(state: State, seat: int) -> bool:
-    """Whether any animal of ``seat`` may move now (stops at the first that can)."""
-    return any(_moves_by_animal(state, seat, None))
-
-
-def _moves_by_animal(state: State, seat: int, only: object) -> Iterator[list[Action]]:
-    """The moves, one batch after another (empty batches are left out)."""
-    board, cols = state["board"], state["cols"]
+    """Whether any animal of ``seat`` may move now, as ``bool(animal_moves(state, seat))`` but
+    stopping at the first animal that can."""
+    tired = _tired(state, seat)
     if not state["moved"]:
-        # K20: one animal from the island onto a turtle of row 1, and only as the first move;
-        # the kagu's flooded place does not count from the island (K26).
-        for kind in state["island"][seat]:
-            if (only is None or kind == only) and not is_tired(state, seat, kind):
-                out = [
-                    a for c, turtle in enumerate(board[0]) if turtle is not None
-                    for a in _arrivals(state, seat, kind, place(c, 0), turtle, from_island=True)
-                ]
-                if out:
-                    yield out
-    where = locate(state, seat)
+        leaving = [kind for kind in state["island"][seat] if kind not in tired]
+        if leaving and any(turtle is not None and room_from_island(turtle) for turtle in state["board"][0]):
+            return True  # K20: where there is room, any animal may come from the island
+        if "koala" in leaving and any(_from_island(state, seat, tired)):
+            return True  # K25: a koala may come where there is none, displacing an animal
+    island, mainland = state["island"][seat], state["mainland"][seat]
+    moved, extra = state["moved"], state["extra"]
     for kind in state["animals"]:
-        if kind not in where or (only is not None and kind != only) or is_tired(state, seat, kind):
+        # the animals on turtles that may still move, as in animal_moves; each looked for on its own,
+        # since after a move there are few
+        if kind in island or kind in mainland or kind in tired or (kind in moved and not extra):
             continue
-        if kind in state["moved"] and not state["extra"]:
+        spot = find(state, seat, kind)
+        if spot is not None and (spot[1] in (0, ROWS - 1) or _from_turtle(state, seat, kind, *spot)):
+            return True  # K22: from row 1 or 4 there is always a way off
+    return False
+
+
+def _tired(state: State, seat: int) -> list[str]:
+    """``seat``'s animals that rest or sleep (rules K31, K33)."""
+    return [k for s, k, _ in state["tired"] if s == seat] if state["tired"] else []
+
+
+def _from_turtle(state: State, seat: int, kind: str, col: int, row: int) -> list[Action]:
+    """The moves of an animal on the turtle at (col, row): steps (K21, K23), jumps (K24), and from
+    row 4 onto the mainland or from row 1 back to the island (K22)."""
+    board = state["board"]
+    out: list[Action] = []
+    for c, r, name in (RABBIT_STEPS if kind == "rabbit" else STEPS)[state["cols"]][row][col]:
+        turtle = board[r][c]
+        if turtle is not None:
+            if len(turtle["animals"]) < turtle["size"]:  # the common case, a free place, made quickly
+                out.append({"do": "move", "animal": kind, "to": name})
+            else:
+                out += _arrivals(state, seat, kind, name, turtle)
+    if kind == "monkey":
+        out += _jumps(state, seat, col, row)
+    if row == ROWS - 1:
+        out.append({"do": "move", "animal": kind, "to": MAINLAND})
+    if row == 0:
+        out.append({"do": "move", "animal": kind, "to": ISLAND})
+    return out
+
+
+def _from_island(state: State, seat: int, tired: list[str]) -> Iterator[list[Action]]:
+    """K20: one animal from the island onto a turtle of row 1, and only as the first move (the
+    caller checks that); the kagu's flooded place does not count from the island (K26). One batch of
+    moves per animal that has any."""
+    row1, names = state["board"][0], ROW_PLACES[0]
+    free: list[str] | None = None  # the places with room, the same for every animal but the koala
+    for kind in state["island"][seat]:
+        if kind in tired:
             continue
-        col, row = where[kind]
-        out = []
-        steps = ORTHOGONAL + DIAGONAL if kind == "rabbit" else ORTHOGONAL
-        for dc, dr in steps:
-            c, r = col + dc, row + dr
-            if on_board(c, r, cols) and board[r][c] is not None:
-                out += _arrivals(state, seat, kind, place(c, r), board[r][c])
-        if kind == "monkey":
-            out += _jumps(state, seat, col, row)
-        if row == ROWS - 1:
-            out.append({"do": "move", "animal": kind, "to": MAINLAND})
-        if row == 0:
-            out.append({"do": "move", "animal": kind, "to": ISLAND})
+        if kind == "koala":  # it may displace an animal where there is no room (K25)
+            out = [
+                a for c, turtle in enumerate(row1) if turtle is not None
+                for a in _arrivals(state, seat, kind, names[c], turtle, from_island=True)
+            ]
+        else:
+            if free is None:
+                free = [
+                    names[c] for c, turtle in enumerate(row1)
+                    if turtle is not None
+                    and (len(turtle["animals"]) < turtle["size"] or room_from_island(turtle))
+                ]
+            out = [{"do": "move", "animal": kind, "to": name} for name in free]
         if out:
             yield out
 
@@ -78,11 +153,9 @@ def _moves_by_animal(state: State, seat: int, only: object) -> Iterator[list[Act
 def _jumps(state: State, seat: int, col: int, row: int) -> list[Action]:
     """K24: the monkey jumps straight over one turtle onto the next, never over open water."""
     board, out = state["board"], []
-    for dc, dr in ORTHOGONAL:
-        c, r = col + 2 * dc, row + 2 * dr
-        over = on_board(c, r, state["cols"]) and board[row + dr][col + dc] is not None
-        if over and board[r][c] is not None:
-            out += _arrivals(state, seat, "monkey", place(c, r), board[r][c])
+    for over_c, over_r, c, r, name in JUMPS[state["cols"]][row][col]:
+        if board[over_r][over_c] is not None and board[r][c] is not None:
+            out += _arrivals(state, seat, "monkey", name, board[r][c])
     return out
 
 
@@ -92,7 +165,7 @@ def _arrivals(
     """Moving onto ``turtle``: if there is room; else, for a koala, by displacing one animal (K25)."""
     animals: list[list[Any]] = turtle["animals"]
     size = turtle["size"]
-    if room_for(size, animals, [seat, kind], from_island):
+    if len(animals) < size or room_for(size, animals, [seat, kind], from_island):
         return [{"do": "move", "animal": kind, "to": to}]
     if kind != "koala":
         return []
@@ -109,28 +182,24 @@ def _arrivals(
 def move(state: State, seat: int, action: Action) -> None:
     """Make a move from :func:`animal_moves`; a displaced animal swims back to the island."""
     kind, to = action["animal"], action["to"]
-    where = locate(state, seat)
-    if kind in where:
-        col, row = where[kind]
-        take_off(state["board"][row][col], seat, kind)
-        if state["clamp"][seat] == kind:
-            state["clamp"][seat] = None
+    spot = find(state, seat, kind)
+    if spot is not None:
+        take_off(state, *spot, seat, kind)
+        release(state, seat, kind)
     else:
-        state["island"][seat].remove(kind)
+        leave_island(state, seat, kind)
         state["placed"] = True
     if kind in state["moved"]:
         state["extra"] -= 1
     else:
-        state["moved"].append(kind)
+        state["moved"] = [*state["moved"], kind]
     if to == MAINLAND:
         rescue(state, seat, kind)
     elif to == ISLAND:
         put_on_island(state, seat, kind)
     else:
-        col, row = parse_place(to)
-        turtle: Turtle = state["board"][row][col]
+        col, row = PLACES[to]
         if "bump" in action:
             victim_seat, victim = action["bump"]
-            take_off(turtle, victim_seat, victim)
-            put_on_island(state, victim_seat, victim)
-        turtle["animals"].append([seat, kind])
+            send_home(state, col, row, victim_seat, victim)
+        put_on(state, col, row, seat, kind)

@@ -21,15 +21,31 @@ def columns(seats: int) -> int:
 _NAMES = tuple(tuple(f"c{c + 1}r{r + 1}" for r in range(ROWS)) for c in range(6))
 
 
+#: Place names by [row][col], for going along a row.
+ROW_PLACES = tuple(tuple(_NAMES[c][r] for c in range(6)) for r in range(ROWS))
+
+
 def place(col: int, row: int) -> str:
     """The name of a place, ``c1r1`` (west, south) to ``c6r4`` (east, north); arguments are 0-based."""
     return _NAMES[col][row]
 
 
+#: Every place of a board ``cols`` wide as 0-based (column, row), row by row from the south, west to east.
+SPOTS = {cols: tuple((col, row) for row in range(ROWS) for col in range(cols)) for cols in (5, 6)}
+#: Every place name of the widest board -> its 0-based (column, row), the reverse of :func:`place`.
+PLACES = {name: (col, row) for col, names in enumerate(_NAMES) for row, name in enumerate(names)}
+
+
 def parse_place(name: str) -> tuple[int, int]:
     """The 0-based (column, row) of a place name made by :func:`place`."""
-    col, row = name[1:].split("r")
-    return int(col) - 1, int(row) - 1
+    return PLACES[name]
+
+
+def place_named(name: object, cols: int) -> tuple[int, int] | None:
+    """The 0-based (column, row) of ``name`` if it names a place of a board ``cols`` wide, else ``None``;
+    ``name`` may be any value at all (it may come from an action a player sent)."""
+    spot = PLACES.get(name) if isinstance(name, str) else None
+    return spot if spot is not None and spot[0] < cols else None
 
 
 def on_board(col: int, row: int, cols: int) -> bool:
@@ -40,3 +56,44 @@ def on_board(col: int, row: int, cols: int) -> bool:
 #: Steps to orthogonal neighbours, then the diagonal ones (the rabbit's extra, rule K23).
 ORTHOGONAL = ((0, 1), (1, 0), (0, -1), (-1, 0))
 DIAGONAL = ((1, 1), (1, -1), (-1, -1), (-1, 1))
+
+#: A neighbouring place as (column, row, name).
+Neighbour = tuple[int, int, str]
+#: A monkey's jump (rule K24) as (column jumped over, row jumped over, column, row, name).
+Jump = tuple[int, int, int, int, str]
+
+
+def _neighbours(
+    cols: int, steps: tuple[tuple[int, int], ...]
+) -> tuple[tuple[tuple[Neighbour, ...], ...], ...]:
+    return tuple(
+        tuple(
+            tuple(
+                (c + dc, r + dr, place(c + dc, r + dr))
+                for dc, dr in steps if on_board(c + dc, r + dr, cols)
+            )
+            for c in range(cols)
+        )
+        for r in range(ROWS)
+    )
+
+
+def _jumps(cols: int) -> tuple[tuple[tuple[Jump, ...], ...], ...]:
+    return tuple(
+        tuple(
+            tuple(
+                (c + dc, r + dr, c + 2 * dc, r + 2 * dr, place(c + 2 * dc, r + 2 * dr))
+                for dc, dr in ORTHOGONAL if on_board(c + 2 * dc, r + 2 * dr, cols)
+            )
+            for c in range(cols)
+        )
+        for r in range(ROWS)
+    )
+
+
+#: The places next to each place, worked out once per board width because animal moves are generated
+#: at every step: ``STEPS[cols][row][col]`` orthogonally, ``RABBIT_STEPS`` with the diagonals after them,
+#: ``JUMPS`` the monkey's jumps; each in the order of :data:`ORTHOGONAL` and :data:`DIAGONAL`.
+STEPS = {cols: _neighbours(cols, ORTHOGONAL) for cols in (5, 6)}
+RABBIT_STEPS = {cols: _neighbours(cols, ORTHOGONAL + DIAGONAL) for cols in (5, 6)}
+JUMPS = {cols: _jumps(cols) for cols in (5, 6)}

@@ -7,8 +7,8 @@ from typing import Any
 from atoll import Action, Knowledge, State
 from atoll.plugins.kiribati.board import parse_place, place
 from atoll.plugins.kiribati.meta import CARDS, CHILDREN
-from atoll.plugins.kiribati.pieces import is_clamped, is_tired, locate, send_home, turtles
-from atoll.plugins.kiribati.turtles import chain, drift
+from atoll.plugins.kiribati.pieces import is_clamped, is_tired, locate, replaced, send_home, turtles
+from atoll.plugins.kiribati.turtles import can_drift, drift
 
 #: Cards played against another player's animal; its owner may answer them (K36).
 TARGETED = ("rest", "sleep", "shark")
@@ -23,33 +23,51 @@ CARD_PHASES = ("die", "turtle", "animals")
 def may_play(state: State) -> bool:
     """Whether the player on turn may still play a card this turn (public facts only)."""
     return (
-        state["variant"] != CHILDREN
-        and state["phase"] in CARD_PHASES
+        bool(state["hands"][state["turn"]])  # first: most often empty, and always in the children's game
         and not state["carded"]
-        and bool(state["hands"][state["turn"]])
+        and state["variant"] != CHILDREN
+        and state["phase"] in CARD_PHASES
     )
 
 
-def card_plays(state: State, seat: int, known: Knowledge) -> list[Action]:
-    """The cards ``seat`` may play now, from the faces it knows, with every choice each allows."""
+def card_plays(state: State, seat: int, known: Knowledge, only: object = None) -> list[Action]:
+    """The cards ``seat`` may play now, from the faces it knows, with every choice each allows; with
+    ``only``, just the plays of the card with that handle (checking one play need not list them all)."""
     if not may_play(state) or seat != state["turn"]:
         return []
     out: list[Action] = []
     for handle in state["hands"][seat]:
+        if only is not None and handle != only:
+            continue
         card = known.get(handle)
         if card not in CARDS:
             continue
-        base: Action = {"do": "play", "card": card, "handle": handle, "reveal": {handle: card}}
+        shown = {handle: card}  # one reveal shared by the choices of this card
         if card == "feeding":
-            out.append(base)
+            out.append({"do": "play", "card": card, "handle": handle, "reveal": shown})
         elif card == "current":
-            free = [(c, r) for c, r, _ in turtles(state) if chain(state, c, r) is not None]
-            out += [{**base, "at": place(c, r)} for c, r in free]
+            out += [
+                {"do": "play", "card": card, "handle": handle, "reveal": shown, "at": place(c, r)}
+                for c, r in _drifting(state)
+            ]
         elif card == "clamp":
-            out += [{**base, "animal": kind} for kind in locate(state, seat) if _choosable(state, kind)]
+            out += [
+                {"do": "play", "card": card, "handle": handle, "reveal": shown, "animal": kind}
+                for kind in locate(state, seat) if _choosable(state, kind)
+            ]
         elif card in TARGETED:
-            out += [{**base, "target": target} for target in _targets(state, seat, card)]
+            out += [
+                {"do": "play", "card": card, "handle": handle, "reveal": shown, "target": target}
+                for target in _targets(state, seat, card)
+            ]
     return out
+
+
+def _drifting(state: State) -> list[tuple[int, int]]:
+    """The turtles a current may carry east, as (column, row): all of them but in a Fishing net round."""
+    if state["event"] != "fishing_net":
+        return [(c, r) for r, line in enumerate(state["board"]) for c, t in enumerate(line) if t is not None]
+    return [(c, r) for c, r, _ in turtles(state) if can_drift(state, c, r)]
 
 
 def _choosable(state: State, kind: str) -> bool:
@@ -60,15 +78,19 @@ def _choosable(state: State, kind: str) -> bool:
 def _targets(state: State, seat: int, card: str) -> list[list[Any]]:
     """Another player's animals on turtles that ``card`` may be played against."""
     out: list[list[Any]] = []
-    for _, _, turtle in turtles(state):
-        for owner, kind in turtle["animals"]:
-            if owner == seat or not _choosable(state, kind):
+    cloudy = state["event"] == "cloudy"
+    for line in state["board"]:
+        for turtle in line:
+            if turtle is None:
                 continue
-            if card == "shark" and is_clamped(state, owner, kind):
-                continue
-            if card != "shark" and is_tired(state, owner, kind):
-                continue
-            out.append([owner, kind])
+            for owner, kind in turtle["animals"]:
+                if owner == seat or (cloudy and kind == "koala"):  # K39, as _choosable
+                    continue
+                if card == "shark" and is_clamped(state, owner, kind):
+                    continue
+                if card != "shark" and is_tired(state, owner, kind):
+                    continue
+                out.append([owner, kind])
     return out
 
 
@@ -76,15 +98,14 @@ def play(state: State, seat: int, action: Action) -> None:
     """Play a card from :func:`card_plays`. A card against another player's animal opens the answer
     window (``phase`` "answer") when its owner still holds cards and has not answered this round."""
     card = action["card"]
-    state["hands"][seat].remove(action["handle"])
-    state["played"][seat].append(card)
+    _discard(state, seat, action["handle"], card)
     state["carded"] = True
     if card == "feeding":
         state["extra"] += 1
     elif card == "current":
         drift(state, *parse_place(action["at"]))
     elif card == "clamp":
-        state["clamp"][seat] = action["animal"]
+        state["clamp"] = replaced(state["clamp"], seat, action["animal"])
     elif card in TARGETED:
         owner = action["target"][0]
         if state["hands"][owner] and owner not in state["answered"]:
@@ -93,6 +114,14 @@ def play(state: State, seat: int, action: Action) -> None:
             state["phase"] = "answer"
         else:
             strike(state, card, action["target"])
+
+
+def _discard(state: State, seat: int, handle: str, card: str) -> None:
+    """``seat`` plays its kept card ``handle``, which shows ``card``: it goes face up on its discard pile."""
+    hand = list(state["hands"][seat])
+    hand.remove(handle)
+    state["hands"] = replaced(state["hands"], seat, hand)
+    state["played"] = replaced(state["played"], seat, [*state["played"][seat], card])
 
 
 def answers(state: State, seat: int, known: Knowledge) -> list[Action]:
@@ -113,11 +142,10 @@ def answer(state: State, action: Action) -> None:
     if action["do"] == "pass":
         strike(state, pending["card"], pending["target"])
     else:
-        state["hands"][owner].remove(action["handle"])
-        state["played"][owner].append(action["card"])
-        state["answered"].append(owner)
+        _discard(state, owner, action["handle"], action["card"])
+        state["answered"] = [*state["answered"], owner]
         if action["card"] == "clamp":
-            state["clamp"][owner] = kind
+            state["clamp"] = replaced(state["clamp"], owner, kind)
     state["phase"] = pending["resume"]
     state["pending"] = None
 
@@ -126,7 +154,7 @@ def strike(state: State, card: str, target: list[Any]) -> None:
     """The effect of a card against an animal: it rests, sleeps, or is thrown off by the shark."""
     owner, kind = target
     if card in TIRED_TURNS:
-        state["tired"].append([owner, kind, TIRED_TURNS[card]])
+        state["tired"] = [*state["tired"], [owner, kind, TIRED_TURNS[card]]]
         return
     col, row = locate(state, owner)[kind]
-    send_home(state, state["board"][row][col], owner, kind)
+    send_home(state, col, row, owner, kind)

@@ -4,7 +4,19 @@ from __future__ import annotations
 
 from atoll import State
 from atoll.plugins.kiribati.board import ROWS
-from atoll.plugins.kiribati.pieces import fits, is_clamped, locate, put_on_island, rescue, send_home, take_off
+from atoll.plugins.kiribati.pieces import (
+    fits,
+    is_clamped,
+    leave_island,
+    locate,
+    put_on,
+    put_on_island,
+    replaced,
+    rescue,
+    set_row,
+    set_turtle,
+    take_off,
+)
 
 #: The twenty event cards (rule K38, our decision): counts of each, in a fixed order.
 DECK = {
@@ -27,8 +39,10 @@ def full_deck() -> list[str]:
 
 def turn_card(state: State, name: str) -> None:
     """Turn the event card ``name`` face up at the start of a round and carry it out."""
-    state["events_left"].remove(name)
-    state["events_seen"].append(name)
+    left = list(state["events_left"])
+    left.remove(name)
+    state["events_left"] = left
+    state["events_seen"] = [*state["events_seen"], name]
     state["event"] = name
     if name == "cloudy":
         state["tired"] = [t for t in state["tired"] if t[1] != "koala"]
@@ -63,16 +77,16 @@ def _thunderstorm(state: State) -> None:
 
 def _lift(state: State, seat: int, kind: str, spot: tuple[int, int] | None) -> None:
     if spot is None:
-        state["island"][seat].remove(kind)
+        leave_island(state, seat, kind)
     else:
-        take_off(state["board"][spot[1]][spot[0]], seat, kind)
+        take_off(state, *spot, seat, kind)
 
 
 def _set_down(state: State, seat: int, kind: str, spot: tuple[int, int] | None) -> None:
     if spot is None:
         put_on_island(state, seat, kind)
     else:
-        state["board"][spot[1]][spot[0]]["animals"].append([seat, kind])
+        put_on(state, *spot, seat, kind)
 
 
 def _sunshine(state: State) -> None:
@@ -85,35 +99,36 @@ def _sunshine(state: State) -> None:
         for seat, kind in turtle["animals"] if kind == "lizard" and not is_clamped(state, seat, kind)
     ]
     for row, col, seat in walkers:
-        turtle = state["board"][row][col]
         if row < ROWS - 1:
             ahead = state["board"][row + 1][col]
             if ahead is None or not fits(ahead["size"], [*ahead["animals"], [seat, "lizard"]]):
                 continue
-            take_off(turtle, seat, "lizard")
-            ahead["animals"].append([seat, "lizard"])
-            turtle = ahead
-            if row + 1 < ROWS - 1:
-                continue
-        take_off(turtle, seat, "lizard")
-        rescue(state, seat, "lizard")
+        take_off(state, col, row, seat, "lizard")
+        if row + 1 < ROWS - 1:
+            put_on(state, col, row + 1, seat, "lizard")
+        else:  # it walked into row 4 (or stood there) and goes on to the mainland
+            rescue(state, seat, "lizard")
 
 
 def _flow(state: State) -> None:
     """K43: in each row the easternmost turtle drifts one place west if that place is free;
     a turtle in column 1 stays."""
-    for line in state["board"]:
+    for row, line in enumerate(state["board"]):
         occupied = [c for c, t in enumerate(line) if t is not None]
         if occupied and occupied[-1] > 0 and line[occupied[-1] - 1] is None:
             east = occupied[-1]
-            line[east - 1], line[east] = line[east], None
+            set_row(state, row, replaced(replaced(line, east - 1, line[east]), east, None))
 
 
 def _storm(state: State) -> None:
     """K44: every kagu on a turtle is blown back to the island, unless it holds fast (K34)."""
-    for line in state["board"]:
-        for turtle in line:
-            if turtle is not None:
-                for seat, kind in list(turtle["animals"]):
-                    if kind == "kagu" and not is_clamped(state, seat, kind):
-                        send_home(state, turtle, seat, kind)
+    for row, line in enumerate(state["board"]):
+        for col, turtle in enumerate(line):
+            if turtle is None:
+                continue
+            blown = [a for a in turtle["animals"] if a[1] == "kagu" and not is_clamped(state, a[0], a[1])]
+            if blown:
+                stay = [a for a in turtle["animals"] if a not in blown]
+                set_turtle(state, col, row, {"size": turtle["size"], "animals": stay})
+                for seat, kind in blown:
+                    put_on_island(state, seat, kind)

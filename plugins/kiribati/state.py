@@ -1,8 +1,8 @@
-"""The state of a game: its layout, the state before the first roll (rules K1-K4), and a fast copy."""
+"""The state of a game: its layout, the state before the first roll (rules K1-K4), and the working copy."""
 
 from __future__ import annotations
 
-from atoll import Config, State, clone
+from atoll import Config, State
 from atoll.plugins.kiribati.board import ROWS, columns
 from atoll.plugins.kiribati.events import full_deck
 from atoll.plugins.kiribati.meta import LARGE_TILES, PROFESSIONAL, SMALL_TILES, animals_in_play
@@ -54,20 +54,9 @@ def initial_state(config: Config) -> State:
 
 
 def copy_state(state: State) -> State:
-    """A copy of a Kiribati state that ``apply`` and ``resolve`` may change, several times faster
-    than :func:`atoll.clone` because it knows the layout. The ``[seat, kind]`` pairs on turtles are
-    shared: no rule changes a pair, rules only add pairs to a turtle or remove them."""
-    new = dict(state)
-    new["board"] = [
-        [None if t is None else {"size": t["size"], "animals": list(t["animals"])} for t in line]
-        for line in state["board"]
-    ]
-    for key in ("island", "mainland", "hands", "played", "tired"):
-        new[key] = [list(x) for x in state[key]]
-    for key in ("animals", "finished", "dice", "moved", "answered", "clamp", "events_left", "events_seen"):
-        new[key] = list(state[key])
-    new["supply"] = dict(state["supply"])
-    new["opened"] = dict(state["opened"])
-    new["pending"] = clone(state["pending"])
-    new["throw"] = clone(state["throw"])
-    return new
+    """The working copy that ``apply`` and ``resolve`` change: a new dict sharing every value with
+    ``state``. Rules never change those values in place; they give the copy's keys new values built
+    from the old (see :mod:`atoll.plugins.kiribati.pieces`), so ``state`` stays as it was and the two
+    states share everything an action did not touch: copying a whole state at every step would cost
+    more than most actions do."""
+    return dict(state)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from itertools import combinations
+from types import MappingProxyType
 
 from atoll import (
     JSON,
@@ -42,20 +43,34 @@ from atoll.plugins.kiribati import animals, cards, turtles
 from atoll.plugins.kiribati.board import ROWS, parse_place
 from atoll.plugins.kiribati.events import DRAWN, turn_card
 from atoll.plugins.kiribati.meta import CARDS, CHILDREN, COLOURS, KEPT_CARDS, PROFESSIONAL
+from atoll.plugins.kiribati.pieces import replaced
 from atoll.plugins.kiribati.scoring import results
 from atoll.plugins.kiribati.state import copy_state
 
 #: Every choice of four cards to keep, each in the cards' canonical order (K5).
 KEEPS = [list(kept) for kept in combinations(CARDS, KEPT_CARDS)]
+#: The steps that come up at every turn, made once: each seat's decision, and rolling both dice (K6).
+DECISIONS = tuple(Decision(seat) for seat in range(len(COLOURS)))
+SECRET_DECISIONS = tuple(Decision(seat, secret=True) for seat in range(len(COLOURS)))
+ROLL = Chance(Roll(2, 6))
+#: What a die can show.
+FACES = range(1, 7)
+#: What an action that shows no card reveals.
+NOTHING_KNOWN: Knowledge = MappingProxyType({})
+#: The phases in which the player on turn decides.
+ON_TURN = frozenset({"keep", "die", "turtle", "throw", "animals"})
+#: The kinds of action a die's turtle action is (K7-K17).
+TURTLE_ACTIONS = ("turtle", "new", "dive", "float")
 
 
 def actor(state: State) -> int | None:
     """The seat that decides now, or ``None`` when chance acts or the game is over."""
     phase = state["phase"]
+    if phase in ON_TURN:
+        seat: int = state["turn"]
+        return seat
     if phase == "answer":
         return int(state["pending"]["target"][0])
-    if phase in ("keep", "die", "turtle", "throw", "animals"):
-        return int(state["turn"])
     return None
 
 
@@ -64,13 +79,13 @@ def next_step(state: State) -> Step:
     phase = state["phase"]
     seat = actor(state)
     if seat is not None:
-        return Decision(seat, secret=phase == "keep")
+        return SECRET_DECISIONS[seat] if phase == "keep" else DECISIONS[seat]
     if phase == "setup":
         return Chance(Pick(turtles.setup_faces(state)))
     if phase == "event":
         return Chance(Pick(tuple(state["events_left"])))
     if phase == "roll":
-        return Chance(Roll(2, 6))
+        return ROLL
     if phase == "reveal":
         return Chance(Reveal(tuple(_unplayed(state))))
     return End(results(state))
@@ -81,19 +96,21 @@ def legal(state: State, seat: int, known: Knowledge) -> list[Action]:
     if actor(state) != seat:
         return []
     phase = state["phase"]
-    if phase == "keep":
-        return [{"secret": kept} for kept in KEEPS]
-    if phase == "answer":
-        return cards.answers(state, seat, known)
-    if phase == "throw":
-        return [{"do": "throw", "seat": s, "animal": k} for s, k in turtles.throw_candidates(state)]
-    if phase == "die":
-        out: list[Action] = [{"do": "die", "value": v} for v in sorted(set(state["dice"]))]
+    if phase == "animals":
+        out = animals.animal_moves(state, seat)
+        out.append({"do": "done"})
     elif phase == "turtle":
         out = turtles.die_actions(state, state["die"])
+    elif phase == "die":
+        out = _dice(state)
+    elif phase == "keep":
+        return [{"secret": kept} for kept in KEEPS]
+    elif phase == "answer":
+        return cards.answers(state, seat, known)
     else:
-        out = [*animals.animal_moves(state, seat), {"do": "done"}]
-    return out + cards.card_plays(state, seat, known)
+        return [{"do": "throw", "seat": s, "animal": k} for s, k in turtles.throw_candidates(state)]
+    out += cards.card_plays(state, seat, known)
+    return out
 
 
 def apply_action(state: State, action: Action) -> State:
@@ -106,27 +123,21 @@ def apply_action(state: State, action: Action) -> State:
         raise IllegalAction(f"an action is a JSON object, not {action!r}")
     if state["phase"] == "keep":
         return _keep(state, seat, action)
-    reveal = action.get("reveal", {})
-    known = reveal if isinstance(reveal, dict) else {}
+    reveal = action.get("reveal")
+    known: Knowledge = reveal if isinstance(reveal, dict) else NOTHING_KNOWN
     options = _candidates(state, seat, known, action)
-    if action not in options:
+    for twin in options:
+        if twin == action:
+            action = twin  # the legal twin: exact types, no stray values
+            break
+    else:
         raise IllegalAction(
             f"illegal action {action!r}: it is not one of the {len(options)} legal actions of "
             f"{COLOURS[seat]} in the {state['phase']} step; choose one of those"
         )
-    action = options[options.index(action)]  # the legal twin: exact types, no stray values
     new = copy_state(state)
     do = action["do"]
-    if do == "die":
-        new["die"] = action["value"]
-        _enter_turtle(new)
-    elif do in ("turtle", "new", "dive", "float"):
-        _turtle_action(new, action)
-    elif do == "throw":
-        turtles.throw(new, action["seat"], action["animal"])
-        if new["throw"] is None:
-            _enter_animals(new)
-    elif do == "move":
+    if do == "move":
         animals.move(new, seat, action)
         if new["finished"] and new["variant"] != PROFESSIONAL:
             _finish(new)  # K28: the first to rescue every animal wins at once
@@ -134,6 +145,15 @@ def apply_action(state: State, action: Action) -> State:
             _enter_animals(new)
     elif do == "done":
         _end_turn(new)
+    elif do == "die":
+        new["die"] = action["value"]
+        _enter_turtle(new)
+    elif do in TURTLE_ACTIONS:
+        _turtle_action(new, action)
+    elif do == "throw":
+        turtles.throw(new, action["seat"], action["animal"])
+        if new["throw"] is None:
+            _enter_animals(new)
     elif do == "play":
         cards.play(new, seat, action)
         if new["phase"] != "answer":
@@ -145,16 +165,29 @@ def apply_action(state: State, action: Action) -> State:
 
 
 def _candidates(state: State, seat: int, known: Knowledge, action: Action) -> list[Action]:
-    """The legal actions of the kind ``action`` claims to be (all of them when unsure): checking
-    against these is as strict as checking against every legal action, and much cheaper."""
+    """The legal actions that could be ``action``, by the kind it claims to be and the animal and place
+    it names (all of them when unsure): checking against these is as strict as checking against every
+    legal action, and much cheaper."""
     do, phase = action.get("do"), state["phase"]
     if phase == "animals" and do == "move":
-        return animals.animal_moves(state, seat, only=action.get("animal"))
+        return animals.moves_like(state, seat, action)
     if phase == "animals" and do == "done":
         return [{"do": "done"}]
+    if phase == "die" and do == "die":
+        return _dice(state)
+    if phase == "turtle" and do in TURTLE_ACTIONS:
+        return turtles.die_actions_like(state, state["die"], action)
     if phase in cards.CARD_PHASES and do == "play":
-        return cards.card_plays(state, seat, known)
+        return cards.card_plays(state, seat, known, only=action.get("handle"))
     return legal(state, seat, known)
+
+
+def _dice(state: State) -> list[Action]:
+    """K6: choosing one of the two dice rolled (one choice when both show the same)."""
+    low, high = sorted(state["dice"])
+    if low == high:
+        return [{"do": "die", "value": low}]
+    return [{"do": "die", "value": low}, {"do": "die", "value": high}]
 
 
 def _keep(state: State, seat: int, action: Action) -> State:
@@ -167,7 +200,7 @@ def _keep(state: State, seat: int, action: Action) -> State:
     if any(h in hand for hand in state["hands"] for h in sealed):
         raise IllegalAction(f"handles {sealed!r} are already in use")
     new = copy_state(state)
-    new["hands"][seat] = list(sealed)
+    new["hands"] = replaced(new["hands"], seat, list(sealed))
     new["turn"] = seat + 1
     if new["turn"] == new["seats"]:
         new["turn"] = 0
@@ -190,7 +223,7 @@ def _turtle_action(state: State, action: Action) -> None:
 
 def _enter_turtle(state: State) -> None:
     """The chosen die's turtle action, if it has any (K9: else nothing happens)."""
-    if turtles.die_actions(state, state["die"]):
+    if turtles.die_allows_any(state, state["die"]):
         state["phase"] = "turtle"
     else:
         _enter_animals(state)
@@ -214,8 +247,12 @@ def _reenter(state: State) -> None:
 def _end_turn(state: State) -> None:
     seat = state["turn"]
     # K31, K33: a rest or a sleep wears off at the end of its owner's turns
-    state["tired"] = [[s, k, n - 1 if s == seat else n] for s, k, n in state["tired"] if s != seat or n > 1]
-    state.update(dice=[], die=None, moved=[], placed=False, extra=0, carded=False)
+    if state["tired"]:
+        state["tired"] = [
+            [s, k, n - 1 if s == seat else n] for s, k, n in state["tired"] if s != seat or n > 1
+        ]
+    state["dice"], state["die"], state["moved"] = [], None, []
+    state["placed"], state["extra"], state["carded"] = False, 0, False
     state["turn"] = (seat + 1) % state["seats"]
     if state["turn"] != 0:
         state["phase"] = "roll"
@@ -265,7 +302,7 @@ def resolve_chance(state: State, request: Request, outcome: Mapping[str, JSON]) 
             new["phase"] = "roll"
     elif isinstance(request, Roll):
         values = outcome.get("values")
-        if not isinstance(values, list) or len(values) != 2 or not all(v in range(1, 7) for v in values):
+        if not (isinstance(values, list) and len(values) == 2 and all(v in FACES for v in values)):
             raise MalformedInput(f"two dice show two values 1-6, not {values!r}")
         new["dice"] = list(values)
         new["phase"] = "die"

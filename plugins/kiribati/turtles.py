@@ -5,9 +5,19 @@ from __future__ import annotations
 from typing import Any
 
 from atoll import Action, State
-from atoll.plugins.kiribati.board import NET_PLACES, ROWS, parse_place, place
+from atoll.plugins.kiribati.board import NET_PLACES, ROW_PLACES, ROWS, parse_place, place, place_named
 from atoll.plugins.kiribati.meta import tile_of
-from atoll.plugins.kiribati.pieces import Turtle, fits, is_clamped, put_on_island, send_home, turtles
+from atoll.plugins.kiribati.pieces import (
+    Turtle,
+    all_home,
+    fits,
+    is_clamped,
+    put_on_island,
+    resized,
+    set_row,
+    set_turtle,
+    take_off,
+)
 
 
 def setup_faces(state: State) -> tuple[int, ...]:
@@ -27,29 +37,40 @@ def new_sizes(state: State) -> list[int]:
     return sizes
 
 
+def _to_supply(state: State, size: int, count: int) -> None:
+    """Return ``count`` tiles of the kind a turtle of ``size`` is to the supply (take them if negative)."""
+    tile = tile_of(size)
+    state["supply"] = {**state["supply"], tile: state["supply"][tile] + count}
+
+
 def put_new(state: State, size: int, row: int) -> None:
     """Take a tile from the supply and put it, showing ``size`` places, in column 1 of ``row``."""
-    state["supply"][tile_of(size)] -= 1
-    state["board"][row][0] = {"size": size, "animals": []}
+    _to_supply(state, size, -1)
+    set_turtle(state, 0, row, {"size": size, "animals": []})
 
 
 def _netted(state: State, col: int, row: int) -> bool:
     return state["event"] == "fishing_net" and (col, row) in NET_PLACES
 
 
+def can_drift(state: State, col: int, row: int) -> bool:
+    """Whether the turtle at (col, row) may drift east: always, but in a Fishing net round (rule K40)."""
+    return state["event"] != "fishing_net" or chain(state, col, row) is not None
+
+
 def chain(state: State, col: int, row: int) -> list[int] | None:
     """The columns of the turtles that move when the turtle at (col, row) drifts east (it pushes
     the turtles right in front of it, rule K10); ``None`` if the fishing net stops them (rule K40)."""
     line, cols = state["board"][row], state["cols"]
-    moving = []
-    c = col
-    while c < cols and line[c] is not None:
-        moving.append(c)
-        c += 1
-    for c in moving:
-        if _netted(state, c, row) or (c + 1 < cols and _netted(state, c + 1, row)):
-            return None
-    return moving
+    end = col  # the first place east of the chain
+    while end < cols and line[end] is not None:
+        end += 1
+    # a turtle of the chain may neither leave a net place nor move onto one
+    if state["event"] == "fishing_net" and any(
+        _netted(state, c, row) for c in range(col, min(end + 1, cols))
+    ):
+        return None
+    return list(range(col, end))
 
 
 def drift(state: State, col: int, row: int) -> None:
@@ -57,30 +78,45 @@ def drift(state: State, col: int, row: int) -> None:
     the east edge returns to the supply and its animals swim back to the island (rule K11)."""
     moving = chain(state, col, row)
     assert moving is not None, "drift() needs a turtle free to move"
-    line = state["board"][row]
-    last = moving[-1]
-    if last + 1 == state["cols"]:
-        gone: Turtle = line[last]
-        state["supply"][tile_of(gone["size"])] += 1
-        for seat, kind in list(gone["animals"]):
-            send_home(state, gone, seat, kind)
-        line[last] = None
-        moving = moving[:-1]
-    for c in reversed(moving):
-        line[c + 1], line[c] = line[c], None
+    line = list(state["board"][row])
+    end = moving[-1] + 1  # the first place east of the chain
+    if end == state["cols"]:  # the last turtle is pushed into the open sea
+        gone: Turtle = line[end - 1]
+        _to_supply(state, gone["size"], 1)
+        all_home(state, gone)
+        line[col + 1:end] = line[col:end - 1]
+    else:
+        line[col + 1:end + 1] = line[col:end]
+    line[col] = None
+    set_row(state, row, line)
 
 
-def row_actions(state: State, row: int) -> list[Action]:
+def row_actions(state: State, row: int, sizes: list[int] | None = None) -> list[Action]:
     """What a die showing this row allows (rules K7-K9): drift any turtle of the row, or, when the
-    row's first place is empty, put a new turtle there. An empty list: nothing happens."""
-    line = state["board"][row]
-    out: list[Action] = [
-        {"do": "turtle", "at": place(c, row)}
-        for c, t in enumerate(line) if t is not None and chain(state, c, row) is not None
-    ]
+    row's first place is empty, put a new turtle there (``sizes``: :func:`new_sizes`, if known).
+    An empty list: nothing happens."""
+    line, names = state["board"][row], ROW_PLACES[row]
+    if state["event"] == "fishing_net":
+        out: list[Action] = [
+            {"do": "turtle", "at": names[c]}
+            for c, t in enumerate(line) if t is not None and can_drift(state, c, row)
+        ]
+    else:
+        out = [{"do": "turtle", "at": names[c]} for c, t in enumerate(line) if t is not None]
     if line[0] is None:
-        out += [{"do": "new", "size": size, "row": row + 1} for size in new_sizes(state)]
+        out += _new_turtles(row, new_sizes(state) if sizes is None else sizes)
     return out
+
+
+def _new_turtles(row: int, sizes: list[int]) -> list[Action]:
+    return [{"do": "new", "size": size, "row": row + 1} for size in sizes]
+
+
+def _die_rows(die: int) -> range:
+    """The rows whose turtles a die moves: 1-4 its row, 5 any (rule K13), 6 none (it dives or floats)."""
+    if die <= ROWS:
+        return range(die - 1, die)
+    return range(ROWS) if die == 5 else range(0)
 
 
 def die_actions(state: State, die: int) -> list[Action]:
@@ -88,31 +124,71 @@ def die_actions(state: State, die: int) -> list[Action]:
     if die <= ROWS:
         return row_actions(state, die - 1)
     if die == 5:
-        return [a for row in range(ROWS) for a in row_actions(state, row)]
+        sizes = new_sizes(state)
+        return [a for row in range(ROWS) for a in row_actions(state, row, sizes)]
     out: list[Action] = []
-    for c, r, turtle in turtles(state):
-        if can_dive(state, turtle):
-            out.append({"do": "dive", "at": place(c, r)})
-        if can_float(state, turtle):
-            out.append({"do": "float", "at": place(c, r)})
+    for r, line in enumerate(state["board"]):
+        for c, turtle in enumerate(line):
+            if turtle is not None:
+                out += _dive_or_float(state, c, r, turtle)
     return out
 
 
-def _dive_size(state: State, size: int) -> int | None:
-    """The size after a dive, or ``None`` if the tile cannot dive (3 -> 2 needs a small tile, K16)."""
-    if size == 3 and not state["supply"]["small"]:
-        return None
-    return size - 1
+def die_actions_like(state: State, die: int, action: Action) -> list[Action]:
+    """Those of :func:`die_actions` that could be ``action``: the new turtles if it puts one in, else
+    the actions on the place it names. Checking an action against these is as strict as against all
+    of them, and much cheaper."""
+    board, rows = state["board"], _die_rows(die)
+    if action.get("do") == "new":
+        sizes = new_sizes(state)
+        return [a for row in rows if board[row][0] is None for a in _new_turtles(row, sizes)]
+    spot = place_named(action.get("at"), state["cols"])
+    if spot is None or board[spot[1]][spot[0]] is None:
+        return []
+    col, row = spot
+    if die == 6:
+        return _dive_or_float(state, col, row, board[row][col])
+    if row not in rows or not can_drift(state, col, row):
+        return []
+    return [{"do": "turtle", "at": ROW_PLACES[row][col]}]
+
+
+def _dive_or_float(state: State, col: int, row: int, turtle: Turtle) -> list[Action]:
+    """What a 6 allows for one turtle (rules K14-K17)."""
+    out: list[Action] = []
+    if can_dive(state, turtle):
+        out.append({"do": "dive", "at": ROW_PLACES[row][col]})
+    if can_float(state, turtle):
+        out.append({"do": "float", "at": ROW_PLACES[row][col]})
+    return out
+
+
+def die_allows_any(state: State, die: int) -> bool:
+    """Whether the die allows any turtle action (rule K9: if not, nothing happens); the same as
+    ``bool(die_actions(state, die))``, but it stops at the first."""
+    if die == 6:
+        return any(
+            can_dive(state, turtle) or can_float(state, turtle)
+            for line in state["board"] for turtle in line if turtle is not None
+        )
+    return any(_row_allows_any(state, row) for row in (range(ROWS) if die == 5 else (die - 1,)))
+
+
+def _row_allows_any(state: State, row: int) -> bool:
+    line = state["board"][row]
+    if line[0] is None and (state["supply"]["large"] or state["supply"]["small"]):
+        return True
+    return any(t is not None and can_drift(state, c, row) for c, t in enumerate(line))
 
 
 def can_dive(state: State, turtle: Turtle) -> bool:
-    """Whether the turtle can dive now: its new size exists and every animal that must be thrown
-    off can be (a clamped animal holds fast, rule K34)."""
-    size = _dive_size(state, turtle["size"])
-    if size is None:
+    """Whether the turtle can dive now: its new size exists (3 -> 2 needs a small tile, K16) and
+    every animal that must be thrown off can be (a clamped animal holds fast, rule K34)."""
+    if turtle["size"] == 3 and not state["supply"]["small"]:
         return False
-    if size == 0:
-        return True
+    size = turtle["size"] - 1
+    if size == 0 or len(turtle["animals"]) <= size:
+        return True  # nobody has to be thrown off
     animals = list(turtle["animals"])
     if turtle["size"] == 3 and len(animals) == 4:
         animals.remove(_flooded_kagus(state, animals)[0])
@@ -140,17 +216,16 @@ def dive(state: State, col: int, row: int) -> None:
     turtle: Turtle = state["board"][row][col]
     size = turtle["size"]
     if size == 1:
-        state["supply"]["small"] += 1
-        for seat, kind in list(turtle["animals"]):
-            send_home(state, turtle, seat, kind)
-        state["board"][row][col] = None
+        _to_supply(state, 1, 1)
+        all_home(state, turtle)
+        set_turtle(state, col, row, None)
         return
     if size == 3:
-        state["supply"]["large"] += 1
-        state["supply"]["small"] -= 1
-    turtle["size"] = size - 1
+        _to_supply(state, 3, 1)
+        _to_supply(state, 2, -1)
+    set_turtle(state, col, row, resized(turtle, size - 1))
     kagu_first = size == 3 and len(turtle["animals"]) == 4
-    if kagu_first or not fits(turtle["size"], turtle["animals"]):
+    if kagu_first or not fits(size - 1, turtle["animals"]):
         state["throw"] = {"at": place(col, row), "kagu": kagu_first}
 
 
@@ -158,9 +233,9 @@ def float_up(state: State, col: int, row: int) -> None:
     """The turtle at (col, row) floats up one size (rule K17); 2 -> 3 swaps tiles with the supply."""
     turtle: Turtle = state["board"][row][col]
     if turtle["size"] == 2:
-        state["supply"]["large"] -= 1
-        state["supply"]["small"] += 1
-    turtle["size"] += 1
+        _to_supply(state, 3, -1)
+        _to_supply(state, 2, 1)
+    set_turtle(state, col, row, resized(turtle, turtle["size"] + 1))
 
 
 def throw_candidates(state: State) -> list[list[Any]]:
@@ -175,9 +250,7 @@ def throw_candidates(state: State) -> list[list[Any]]:
 def throw(state: State, seat: int, kind: str) -> None:
     """Throw one animal off the diving turtle; the throw is over once the rest fit."""
     col, row = parse_place(state["throw"]["at"])
-    turtle: Turtle = state["board"][row][col]
-    turtle["animals"].remove([seat, kind])
+    take_off(state, col, row, seat, kind)
     put_on_island(state, seat, kind)
-    state["throw"]["kagu"] = False
-    if fits(turtle["size"], turtle["animals"]):
-        state["throw"] = None
+    turtle: Turtle = state["board"][row][col]
+    state["throw"] = None if fits(turtle["size"], turtle["animals"]) else {**state["throw"], "kagu": False}
