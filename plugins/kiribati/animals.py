@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 from atoll import Action, State
@@ -39,10 +38,7 @@ def animal_moves(state: State, seat: int) -> list[Action]:
     """Every move ``seat``'s animals may make now: from the island first (K20), then the animals on
     turtles in the rulebook's order."""
     tired = _tired(state, seat)
-    out: list[Action] = []
-    if not state["moved"]:
-        for moves in _from_island(state, seat, tired):
-            out += moves
+    out = [] if state["moved"] else _from_island(state, seat, tired)
     where = locate(state, seat)
     if where:
         moved, extra = state["moved"], state["extra"]
@@ -50,7 +46,7 @@ def animal_moves(state: State, seat: int) -> list[Action]:
             # K30, K31, K33: each animal once a turn (twice with a feeding station), none tired
             if kind in where and kind not in tired and (extra or kind not in moved):
                 col, row = where[kind]
-                out += _from_turtle(state, seat, kind, col, row)
+                out += _from_turtle(state, seat, kind, col, row, None)
     return out
 
 
@@ -72,7 +68,7 @@ def moves_like(state: State, seat: int, action: Action) -> list[Action]:
     spot = find(state, seat, kind)
     if spot is None or (kind in state["moved"] and not state["extra"]):
         return []
-    return [move for move in _from_turtle(state, seat, kind, *spot) if move["to"] == to]
+    return _from_turtle(state, seat, kind, *spot, to)
 
 
 def can_move(state: State, seat: int) -> bool:
@@ -81,10 +77,12 @@ def can_move(state: State, seat: int) -> bool:
     tired = _tired(state, seat)
     if not state["moved"]:
         leaving = [kind for kind in state["island"][seat] if kind not in tired]
-        if leaving and any(turtle is not None and room_from_island(turtle) for turtle in state["board"][0]):
-            return True  # K20: where there is room, any animal may come from the island
-        if "koala" in leaving and any(_from_island(state, seat, tired)):
-            return True  # K25: a koala may come where there is none, displacing an animal
+        if leaving:
+            for turtle in state["board"][0]:
+                if turtle is not None and room_from_island(turtle):
+                    return True  # K20: where there is room, any animal may come from the island
+            if "koala" in leaving and _from_island(state, seat, tired):
+                return True  # K25: a koala may come where there is none, displacing an animal
     island, mainland = state["island"][seat], state["mainland"][seat]
     moved, extra = state["moved"], state["extra"]
     for kind in state["animals"]:
@@ -93,7 +91,7 @@ def can_move(state: State, seat: int) -> bool:
         if kind in island or kind in mainland or kind in tired or (kind in moved and not extra):
             continue
         spot = find(state, seat, kind)
-        if spot is not None and (spot[1] in (0, ROWS - 1) or _from_turtle(state, seat, kind, *spot)):
+        if spot is not None and (spot[1] in (0, ROWS - 1) or _from_turtle(state, seat, kind, *spot, None)):
             return True  # K22: from row 1 or 4 there is always a way off
     return False
 
@@ -103,58 +101,57 @@ def _tired(state: State, seat: int) -> list[str]:
     return [k for s, k, _ in state["tired"] if s == seat] if state["tired"] else []
 
 
-def _from_turtle(state: State, seat: int, kind: str, col: int, row: int) -> list[Action]:
+def _from_turtle(state: State, seat: int, kind: str, col: int, row: int, to: object) -> list[Action]:
     """The moves of an animal on the turtle at (col, row): steps (K21, K23), jumps (K24), and from
-    row 4 onto the mainland or from row 1 back to the island (K22)."""
+    row 4 onto the mainland or from row 1 back to the island (K22); with ``to``, only those onto it."""
     board = state["board"]
     out: list[Action] = []
     for c, r, name in (RABBIT_STEPS if kind == "rabbit" else STEPS)[state["cols"]][row][col]:
         turtle = board[r][c]
-        if turtle is not None:
-            if len(turtle["animals"]) < turtle["size"]:  # the common case, a free place, made quickly
-                out.append({"do": "move", "animal": kind, "to": name})
-            else:
-                out += _arrivals(state, seat, kind, name, turtle)
+        if turtle is None or (to is not None and to != name):
+            continue
+        if len(turtle["animals"]) < turtle["size"]:  # the common case, a free place, made quickly
+            out.append({"do": "move", "animal": kind, "to": name})
+        else:
+            out += _arrivals(state, seat, kind, name, turtle)
     if kind == "monkey":
-        out += _jumps(state, seat, col, row)
-    if row == ROWS - 1:
+        out += _jumps(state, seat, col, row, to)
+    if row == ROWS - 1 and (to is None or to == MAINLAND):
         out.append({"do": "move", "animal": kind, "to": MAINLAND})
-    if row == 0:
+    if row == 0 and (to is None or to == ISLAND):
         out.append({"do": "move", "animal": kind, "to": ISLAND})
     return out
 
 
-def _from_island(state: State, seat: int, tired: list[str]) -> Iterator[list[Action]]:
+def _from_island(state: State, seat: int, tired: list[str]) -> list[Action]:
     """K20: one animal from the island onto a turtle of row 1, and only as the first move (the
-    caller checks that); the kagu's flooded place does not count from the island (K26). One batch of
-    moves per animal that has any."""
+    caller checks that); the kagu's flooded place does not count from the island (K26)."""
     row1, names = state["board"][0], ROW_PLACES[0]
-    free: list[str] | None = None  # the places with room, the same for every animal but the koala
+    out: list[Action] = []
+    free: list[str] | None = None  # the places with room, the same for every animal
     for kind in state["island"][seat]:
         if kind in tired:
             continue
-        if kind == "koala":  # it may displace an animal where there is no room (K25)
-            out = [
-                a for c, turtle in enumerate(row1) if turtle is not None
-                for a in _arrivals(state, seat, kind, names[c], turtle, from_island=True)
-            ]
-        else:
-            if free is None:
-                free = [
-                    names[c] for c, turtle in enumerate(row1)
-                    if turtle is not None
-                    and (len(turtle["animals"]) < turtle["size"] or room_from_island(turtle))
-                ]
-            out = [{"do": "move", "animal": kind, "to": name} for name in free]
-        if out:
-            yield out
+        if free is None:
+            free = [names[c] for c, turtle in enumerate(row1) if turtle and room_from_island(turtle)]
+        if kind != "koala":
+            out += [{"do": "move", "animal": kind, "to": name} for name in free]
+            continue
+        for c, turtle in enumerate(row1):  # K25: where there is no room a koala may displace an animal
+            if turtle is None:
+                continue
+            if names[c] in free:
+                out.append({"do": "move", "animal": kind, "to": names[c]})
+            else:
+                out += _bumps(state, seat, kind, names[c], turtle, from_island=True)
+    return out
 
 
-def _jumps(state: State, seat: int, col: int, row: int) -> list[Action]:
+def _jumps(state: State, seat: int, col: int, row: int, to: object) -> list[Action]:
     """K24: the monkey jumps straight over one turtle onto the next, never over open water."""
     board, out = state["board"], []
     for over_c, over_r, c, r, name in JUMPS[state["cols"]][row][col]:
-        if board[over_r][over_c] is not None and board[r][c] is not None:
+        if board[over_r][over_c] is not None and board[r][c] is not None and (to is None or to == name):
             out += _arrivals(state, seat, "monkey", name, board[r][c])
     return out
 
@@ -163,18 +160,24 @@ def _arrivals(
     state: State, seat: int, kind: str, to: str, turtle: Turtle, from_island: bool = False
 ) -> list[Action]:
     """Moving onto ``turtle``: if there is room; else, for a koala, by displacing one animal (K25)."""
-    animals: list[list[Any]] = turtle["animals"]
-    size = turtle["size"]
+    size, animals = turtle["size"], turtle["animals"]
     if len(animals) < size or room_for(size, animals, [seat, kind], from_island):
         return [{"do": "move", "animal": kind, "to": to}]
     if kind != "koala":
         return []
+    return _bumps(state, seat, kind, to, turtle, from_island)
+
+
+def _bumps(state: State, seat: int, kind: str, to: str, turtle: Turtle, from_island: bool) -> list[Action]:
+    """K25: a koala moving onto a full ``turtle`` displaces one animal there, never a koala nor one
+    holding a clamp grip, if that makes room for it."""
+    animals: list[list[Any]] = turtle["animals"]
     out: list[Action] = []
     for victim in animals:
         if victim[1] == "koala" or is_clamped(state, victim[0], victim[1]):
             continue
         rest = [a for a in animals if a != victim]
-        if room_for(size, rest, [seat, kind], from_island):
+        if room_for(turtle["size"], rest, [seat, kind], from_island):
             out.append({"do": "move", "animal": kind, "to": to, "bump": list(victim)})
     return out
 

@@ -30,8 +30,6 @@ def place(col: int, row: int) -> str:
     return _NAMES[col][row]
 
 
-#: Every place of a board ``cols`` wide as 0-based (column, row), row by row from the south, west to east.
-SPOTS = {cols: tuple((col, row) for row in range(ROWS) for col in range(cols)) for cols in (5, 6)}
 #: Every place name of the widest board -> its 0-based (column, row), the reverse of :func:`place`.
 PLACES = {name: (col, row) for col, names in enumerate(_NAMES) for row, name in enumerate(names)}
 

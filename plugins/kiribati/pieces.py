@@ -12,11 +12,9 @@ by a new list.
 
 from __future__ import annotations
 
-from itertools import chain
 from typing import Any
 
 from atoll import State
-from atoll.plugins.kiribati.board import SPOTS
 from atoll.plugins.kiribati.meta import ANIMALS
 
 Turtle = dict[str, Any]
@@ -34,26 +32,21 @@ def turtles(state: State) -> list[tuple[int, int, Turtle]]:
     return [(c, r, t) for r, line in enumerate(state["board"]) for c, t in enumerate(line) if t is not None]
 
 
-def afloat(state: State, seat: int) -> int:
-    """How many of ``seat``'s animals stand on turtles (neither on the island nor rescued)."""
-    return len(state["animals"]) - len(state["island"][seat]) - len(state["mainland"][seat])
-
-
 def locate(state: State, seat: int) -> dict[str, tuple[int, int]]:
     """Where ``seat``'s animals stand on turtles: kind -> (column, row), found row by row from the south."""
     found: dict[str, tuple[int, int]] = {}
-    left = afloat(state, seat)
+    left = len(state["animals"]) - len(state["island"][seat]) - len(state["mainland"][seat])  # afloat
     if not left:
         return found
-    # one pass over every place, row by row (the commonest search in the rules, so made lean)
-    for spot, turtle in zip(SPOTS[state["cols"]], chain.from_iterable(state["board"]), strict=True):
-        if turtle is not None:
-            for owner, kind in turtle["animals"]:
-                if owner == seat:
-                    found[kind] = spot
-                    left -= 1
-                    if not left:
-                        return found
+    for r, line in enumerate(state["board"]):
+        for c, turtle in enumerate(line):
+            if turtle is not None:
+                for owner, kind in turtle["animals"]:
+                    if owner == seat:
+                        found[kind] = (c, r)
+                        left -= 1
+                        if not left:
+                            return found
     return found
 
 
@@ -62,9 +55,10 @@ def find(state: State, seat: int, kind: object) -> tuple[int, int] | None:
     if kind in state["island"][seat] or kind in state["mainland"][seat]:
         return None
     pair = [seat, kind]
-    for spot, turtle in zip(SPOTS[state["cols"]], chain.from_iterable(state["board"]), strict=True):
-        if turtle is not None and pair in turtle["animals"]:
-            return spot
+    for r, line in enumerate(state["board"]):
+        for c, turtle in enumerate(line):
+            if turtle is not None and pair in turtle["animals"]:
+                return c, r
     return None
 
 

@@ -283,7 +283,8 @@ def resolve_chance(state: State, request: Request, outcome: Mapping[str, JSON]) 
     """The state after chance answered ``request``; raises :class:`MalformedInput` for an outcome
     that does not answer the request this state asks."""
     expected = next_step(state)
-    if not isinstance(expected, Chance) or expected.request != request:
+    # the engine passes back the very request it was given, so identity settles it at once
+    if not isinstance(expected, Chance) or (expected.request is not request and expected.request != request):
         raise MalformedInput(f"Kiribati asked for {expected!r} in phase {state['phase']!r}, not {request!r}")
     new = copy_state(state)
     phase = state["phase"]
@@ -302,7 +303,10 @@ def resolve_chance(state: State, request: Request, outcome: Mapping[str, JSON]) 
             new["phase"] = "roll"
     elif isinstance(request, Roll):
         values = outcome.get("values")
-        if not (isinstance(values, list) and len(values) == 2 and all(v in FACES for v in values)):
+        if (
+            not isinstance(values, list) or len(values) != 2
+            or values[0] not in FACES or values[1] not in FACES
+        ):
             raise MalformedInput(f"two dice show two values 1-6, not {values!r}")
         new["dice"] = list(values)
         new["phase"] = "die"

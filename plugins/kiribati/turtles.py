@@ -37,15 +37,14 @@ def new_sizes(state: State) -> list[int]:
     return sizes
 
 
-def _to_supply(state: State, size: int, count: int) -> None:
-    """Return ``count`` tiles of the kind a turtle of ``size`` is to the supply (take them if negative)."""
-    tile = tile_of(size)
+def _to_supply(state: State, tile: str, count: int) -> None:
+    """Return ``count`` tiles of a kind (``"large"`` or ``"small"``) to the supply; take them if negative."""
     state["supply"] = {**state["supply"], tile: state["supply"][tile] + count}
 
 
 def put_new(state: State, size: int, row: int) -> None:
     """Take a tile from the supply and put it, showing ``size`` places, in column 1 of ``row``."""
-    _to_supply(state, size, -1)
+    _to_supply(state, tile_of(size), -1)
     set_turtle(state, 0, row, {"size": size, "animals": []})
 
 
@@ -82,7 +81,7 @@ def drift(state: State, col: int, row: int) -> None:
     end = moving[-1] + 1  # the first place east of the chain
     if end == state["cols"]:  # the last turtle is pushed into the open sea
         gone: Turtle = line[end - 1]
-        _to_supply(state, gone["size"], 1)
+        _to_supply(state, tile_of(gone["size"]), 1)
         all_home(state, gone)
         line[col + 1:end] = line[col:end - 1]
     else:
@@ -123,14 +122,19 @@ def die_actions(state: State, die: int) -> list[Action]:
     """The turtle actions a die allows: 1-4 its row, 5 any row (rule K13), 6 dive or float (K14)."""
     if die <= ROWS:
         return row_actions(state, die - 1)
+    out: list[Action] = []
     if die == 5:
         sizes = new_sizes(state)
-        return [a for row in range(ROWS) for a in row_actions(state, row, sizes)]
-    out: list[Action] = []
+        for row in range(ROWS):
+            out += row_actions(state, row, sizes)
+        return out
     for r, line in enumerate(state["board"]):
         for c, turtle in enumerate(line):
-            if turtle is not None:
-                out += _dive_or_float(state, c, r, turtle)
+            if turtle is not None:  # as _dive_or_float, written out: this runs at every 6
+                if can_dive(state, turtle):
+                    out.append({"do": "dive", "at": ROW_PLACES[r][c]})
+                if can_float(state, turtle):
+                    out.append({"do": "float", "at": ROW_PLACES[r][c]})
     return out
 
 
@@ -166,19 +170,22 @@ def _dive_or_float(state: State, col: int, row: int, turtle: Turtle) -> list[Act
 def die_allows_any(state: State, die: int) -> bool:
     """Whether the die allows any turtle action (rule K9: if not, nothing happens); the same as
     ``bool(die_actions(state, die))``, but it stops at the first."""
+    board = state["board"]
     if die == 6:
-        return any(
-            can_dive(state, turtle) or can_float(state, turtle)
-            for line in state["board"] for turtle in line if turtle is not None
-        )
-    return any(_row_allows_any(state, row) for row in (range(ROWS) if die == 5 else (die - 1,)))
-
-
-def _row_allows_any(state: State, row: int) -> bool:
-    line = state["board"][row]
-    if line[0] is None and (state["supply"]["large"] or state["supply"]["small"]):
-        return True
-    return any(t is not None and can_drift(state, c, row) for c, t in enumerate(line))
+        for line in board:
+            for turtle in line:
+                if turtle is not None and (can_dive(state, turtle) or can_float(state, turtle)):
+                    return True
+        return False
+    supply = state["supply"]
+    for row in _die_rows(die):
+        line = board[row]
+        if line[0] is None and (supply["large"] or supply["small"]):
+            return True  # a new turtle can come in
+        for col, turtle in enumerate(line):
+            if turtle is not None and can_drift(state, col, row):
+                return True
+    return False
 
 
 def can_dive(state: State, turtle: Turtle) -> bool:
@@ -216,13 +223,13 @@ def dive(state: State, col: int, row: int) -> None:
     turtle: Turtle = state["board"][row][col]
     size = turtle["size"]
     if size == 1:
-        _to_supply(state, 1, 1)
+        _to_supply(state, "small", 1)
         all_home(state, turtle)
         set_turtle(state, col, row, None)
         return
     if size == 3:
-        _to_supply(state, 3, 1)
-        _to_supply(state, 2, -1)
+        _to_supply(state, "large", 1)
+        _to_supply(state, "small", -1)
     set_turtle(state, col, row, resized(turtle, size - 1))
     kagu_first = size == 3 and len(turtle["animals"]) == 4
     if kagu_first or not fits(size - 1, turtle["animals"]):
@@ -233,8 +240,8 @@ def float_up(state: State, col: int, row: int) -> None:
     """The turtle at (col, row) floats up one size (rule K17); 2 -> 3 swaps tiles with the supply."""
     turtle: Turtle = state["board"][row][col]
     if turtle["size"] == 2:
-        _to_supply(state, 3, -1)
-        _to_supply(state, 2, 1)
+        _to_supply(state, "large", -1)
+        _to_supply(state, "small", 1)
     set_turtle(state, col, row, resized(turtle, turtle["size"] + 1))
 
 
