@@ -5,9 +5,11 @@ from __future__ import annotations
 import argparse
 import io
 import json
+from typing import Any
 
 import pytest
 
+from atoll.bots.search import DEFAULT_ITERATIONS, SearchBot, search_kind
 from atoll.cli import cmd_sim
 from atoll.cli.main import main
 from atoll.errors import AtollError
@@ -155,3 +157,39 @@ def test_progress_is_drawn_on_a_terminal_and_cleared_at_the_end() -> None:
 
 def test_no_progress_is_drawn_when_stderr_is_not_a_terminal() -> None:
     assert cmd_sim.progress_line(4, io.StringIO()) is None
+
+
+def test_search_iterations_set_the_search_bots_budget_and_are_reported(
+    cli: None, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`--search-iterations 7`: every search bot thinks 7 iterations a decision; random bots are untouched."""
+    made: list[object] = []
+    real_make = SearchBot.__init__
+
+    def spy(self: SearchBot, seed: int, **budget: Any) -> None:
+        real_make(self, seed, **budget)
+        made.append(self.iterations)
+
+    monkeypatch.setattr(SearchBot, "__init__", spy)
+    report = sim_json(
+        capsys, "highcard", "--bots", "search,random", "--games", "3", "--search-iterations", "7"
+    )
+    assert made == [7, 7, 7]
+    assert report["search_iterations"] == 7 and report["bots"] == ["search", "random"]
+
+
+def test_without_search_iterations_the_search_bot_keeps_its_default(found: Registry) -> None:
+    bot = bot_kinds(found, "highcard", ["search"], 2)[0].make(found.game("highcard"), 0, 1)
+    assert isinstance(bot, SearchBot) and bot.iterations == DEFAULT_ITERATIONS
+    tuned = search_kind(12).make(found.game("highcard"), 0, 1)
+    assert isinstance(tuned, SearchBot) and tuned.iterations == 12
+
+
+@pytest.mark.parametrize("bad", ["0", "-3", "many"])
+def test_search_iterations_must_be_a_whole_number_of_at_least_one(
+    cli: None, capsys: pytest.CaptureFixture[str], bad: str
+) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["sim", "highcard", "--search-iterations", bad])
+    assert exit_.value.code == 2
+    assert f"expected a whole number of at least 1, not '{bad}'" in capsys.readouterr().err

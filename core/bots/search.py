@@ -21,6 +21,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from atoll.bots.base import BotKind
 from atoll.bots.determinize import Sampler, World
 from atoll.engine.observation import Observation
 from atoll.game import Game
@@ -34,6 +35,8 @@ DEFAULT_ITERATIONS = 200
 DEFAULT_STEP_BUDGET = 25_000
 #: A playout longer than this is cut off and scored as a draw among all seats.
 DEFAULT_PLAYOUT_STEPS = 500
+#: What ``atoll games`` and the help say of the search bot.
+SEARCH_SUMMARY = "Monte Carlo tree search over guesses at the hidden cards"
 #: The UCB exploration constant, for rewards in [0, 1].
 DEFAULT_EXPLORATION = 0.7
 #: The part of a reward that goes to the score's place rather than to the win itself.
@@ -214,3 +217,16 @@ def _text(game: Game, state: State, action: Action) -> str:
 def make_search_bot(game: Game, seat: int, seed: int) -> SearchBot:
     """Build a search bot with the default budget for ``seat`` of ``game``."""
     return SearchBot(seed)
+
+
+def search_kind(iterations: int = DEFAULT_ITERATIONS) -> BotKind:
+    """The ``search`` bot kind, thinking ``iterations`` iterations per decision (the step budget still
+    applies); a smaller number makes a weaker, faster bot for long evaluations."""
+    if iterations < 1:
+        raise ValueError(f"a search needs at least one iteration, not {iterations}")
+    if iterations == DEFAULT_ITERATIONS:
+        return BotKind("search", SEARCH_SUMMARY, make_search_bot)
+    return BotKind(
+        "search", f"{SEARCH_SUMMARY} ({iterations} iterations a decision)",
+        lambda game, seat, seed: SearchBot(seed, iterations=iterations),
+    )

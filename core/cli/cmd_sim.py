@@ -8,6 +8,7 @@ import sys
 from collections.abc import Callable
 from typing import TextIO
 
+from atoll.bots.search import DEFAULT_ITERATIONS, search_kind
 from atoll.cli.common import add_game_arguments, registry
 from atoll.sim import bot_kinds, simulate, summary
 
@@ -27,7 +28,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--rotate", action="store_true",
         help="move the bots one seat on each game, and count wins per bot as well as per seat",
     )
+    parser.add_argument(
+        "--search-iterations", type=positive, metavar="N",
+        help=f"iterations per decision of the search bot (default: {DEFAULT_ITERATIONS}); "
+        "fewer make it weaker and faster, for long evaluations",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def positive(text: str) -> int:
+    """An argparse type: a whole number of at least 1."""
+    try:
+        number = int(text)
+    except ValueError:
+        number = 0
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, not {text!r}")
+    return number
 
 
 def progress_line(total: int, stream: TextIO) -> Callable[[int], None] | None:
@@ -53,12 +70,18 @@ def run(args: argparse.Namespace) -> int:
     config = game.configure(args.seats, args.variant)
     names = [name.strip() for name in args.bots.split(",") if name.strip()]
     kinds = bot_kinds(found, game.info.name, names, config.seats)
+    if args.search_iterations is not None:
+        searching = search_kind(args.search_iterations)
+        kinds = [searching if kind.name == "search" else kind for kind in kinds]
     report = simulate(
         game, config, kinds, games=args.games, seed=args.seed, rotate=args.rotate,
         on_game=progress_line(args.games, sys.stderr),
     )
     if args.json:
-        print(json.dumps(report.to_json()))
+        out = report.to_json()
+        if args.search_iterations is not None:
+            out["search_iterations"] = args.search_iterations
+        print(json.dumps(out))
     else:
         print(summary(report, game.seat_names(config)))
     return 0
