@@ -99,6 +99,12 @@ class Game(abc.ABC):
     def describe(self, state: State, action: Action) -> str:
         """A short human text for ``action`` (``"play 2 giraffe"``), unique among the legal ones."""
 
+    def aliases(self, state: State, action: Action) -> Sequence[str]:
+        """Other texts a player may type for ``action`` (none by default): words a player would
+        naturally use, such as ``"turtle row 2"`` for the one turtle of row 2. The client completes
+        only :meth:`describe`'s texts; an alias that fits several legal actions is refused, naming them."""
+        return ()
+
     def describe_log(self, state: State, seat: int, action: Action) -> str:
         """A line for the game log after ``seat`` took ``action`` in ``state`` (public words only)."""
         return f"seat {seat}: {self.describe(state, action)}"

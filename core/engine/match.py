@@ -75,12 +75,21 @@ class Match:
         return out
 
     def parse(self, seat: int, text: str) -> Action:
-        """The legal action of ``seat`` whose text is ``text`` (spaces and case do not matter)."""
+        """The legal action of ``seat`` whose text or alias is ``text``, or the one whose text begins so
+        (spaces and case do not matter)."""
         wanted = " ".join(text.lower().split())
         texts = self.texts(seat)
         for candidate, action in texts.items():
             if " ".join(candidate.lower().split()) == wanted:
                 return action
+        aliased = [
+            candidate for candidate, action in texts.items()
+            if any(" ".join(a.lower().split()) == wanted for a in self.game.aliases(self.state, action))
+        ]
+        if len(aliased) == 1:
+            return texts[aliased[0]]
+        if aliased:
+            raise AmbiguousAction(f"{text!r} could be any of: {', '.join(sorted(aliased))}")
         matches = [t for t in texts if t.lower().startswith(wanted)] if wanted else []
         if len(matches) == 1:
             return texts[matches[0]]

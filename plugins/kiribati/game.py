@@ -82,6 +82,10 @@ class Kiribati(Game):
         """A short text such as ``die 4``, ``new 3 row 1``, ``kagu c2r1`` or ``done``."""
         return texts.describe(state, action)
 
+    def aliases(self, state: State, action: Action) -> Sequence[str]:
+        """``turtle row 2`` for moving a turtle of row 2, whichever place it is at."""
+        return texts.aliases(action)
+
     def describe_log(self, state: State, seat: int, action: Action) -> str:
         """A public log line (a secret choice of cards is never spelt out)."""
         return texts.describe_log(state, seat, action)

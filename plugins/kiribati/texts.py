@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from atoll import Action, State
+from atoll.plugins.kiribati.board import PLACES
 from atoll.plugins.kiribati.meta import COLOURS
 
 
@@ -32,6 +33,14 @@ def describe(state: State, action: Action) -> str:
     if do == "answer":
         return f"answer {action['card']}"
     return str(do)  # "pass", "done"
+
+
+def aliases(action: Action) -> list[str]:
+    """Other texts for ``action``: ``turtle row N`` for a turtle of row N (the parser refuses it,
+    naming the places, when two turtles of that row may move)."""
+    if action.get("do") == "turtle":
+        return [f"turtle row {PLACES[action['at']][1] + 1}"]
+    return []
 
 
 def _card_detail(action: Action) -> list[str]:

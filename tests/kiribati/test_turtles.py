@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from atoll.engine import Match
+import pytest
+
+from atoll import Action, AmbiguousAction, State
+from atoll.engine import LocalResolver, Match
 from atoll.testing import RiggedResolver
-from tests.kiribati.scenario import GAME, act, at, riders, sea, texts
+from tests.kiribati.scenario import GAME, act, action, at, riders, sea, texts
 
 
 def test_the_player_rolls_both_dice_and_chooses_one() -> None:
@@ -198,3 +201,22 @@ def test_a_turtle_that_is_not_full_dives_without_throwing() -> None:
     state = act(state, "die 6", "dive c2r2")
     assert state["phase"] == "animals"
     assert riders(state, "c2r2") == ["red kagu", "blue rabbit"]
+
+
+def typed(state: State, text: str) -> Action:
+    """What a player typing ``text`` at the prompt would choose in ``state`` (as the client parses it)."""
+    match = Match(GAME, GAME.configure(state["seats"], state["variant"]), LocalResolver(0))
+    match.state = state
+    return match.parse(state["turn"], text)
+
+
+def test_turtle_row_n_names_the_one_turtle_of_that_row_that_may_move() -> None:
+    """Texts to type: `turtle row 3` is `turtle c2r3` when that is the row's only turtle."""
+    state = act(sea(turtles={"c2r3": (4, []), "c1r2": (2, [])}, dice=(3, 6)), "die 3")
+    assert typed(state, "turtle row 3") == action(state, "turtle c2r3")
+
+
+def test_turtle_row_n_is_refused_naming_the_places_when_two_turtles_may_move() -> None:
+    state = act(sea(turtles={"c2r3": (4, []), "c4r3": (2, [])}, dice=(3, 6)), "die 3")
+    with pytest.raises(AmbiguousAction, match="turtle c2r3, turtle c4r3"):
+        typed(state, "Turtle  Row 3")
