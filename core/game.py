@@ -105,6 +105,11 @@ class Game(abc.ABC):
         only :meth:`describe`'s texts; an alias that fits several legal actions is refused, naming them."""
         return ()
 
+    def describe_chance(self, state: State, request: Request, outcome: Mapping[str, JSON]) -> str | None:
+        """A log line for chance answering ``request`` in ``state`` with the public ``outcome``
+        (``"red rolls 3 and 5"``), or ``None`` for the client's own words (``"chance: picked 2"``)."""
+        return None
+
     def describe_log(self, state: State, seat: int, action: Action) -> str:
         """A line for the game log after ``seat`` took ``action`` in ``state`` (public words only)."""
         return f"seat {seat}: {self.describe(state, action)}"

@@ -140,11 +140,13 @@ class GameModel:
             if isinstance(step, Decision):
                 self._bot_turn(step)
             else:
-                names = self.names()
-                before = len(self.match.events)
+                state, before = self.match.state, len(self.match.events)
                 self.match.advance()
-                event = self.match.events[before]
-                self.log.append(LogEntry(None, describe_chance(step.request, event["outcome"], names)))
+                outcome = self.match.events[before]["outcome"]
+                line = self.game.describe_chance(state, step.request, outcome)
+                if line is None:
+                    line = describe_chance(step.request, outcome, self.names())
+                self.log.append(LogEntry(None, line))
         raise StuckGame(f"{self.game.info.name}: no turn of yours after {MAX_UNATTENDED_STEPS} steps")
 
     def take(self, text: str) -> Action:

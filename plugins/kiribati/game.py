@@ -86,6 +86,11 @@ class Kiribati(Game):
         """``turtle row 2`` for moving a turtle of row 2, whichever place it is at."""
         return texts.aliases(action)
 
+    def describe_chance(self, state: State, request: Request, outcome: Mapping[str, JSON]) -> str | None:
+        """``red rolls 3 and 5``, ``round 4: the event is Storm``, the starting turtles, the cards
+        left in hand at the end."""
+        return texts.describe_chance(state, outcome)
+
     def describe_log(self, state: State, seat: int, action: Action) -> str:
         """A public log line (a secret choice of cards is never spelt out)."""
         return texts.describe_log(state, seat, action)

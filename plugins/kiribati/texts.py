@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from atoll import Action, State
+from collections.abc import Mapping
+
+from atoll import JSON, Action, State
 from atoll.plugins.kiribati.board import PLACES
-from atoll.plugins.kiribati.meta import COLOURS
+from atoll.plugins.kiribati.events import TITLES
+from atoll.plugins.kiribati.meta import CARD_TITLES, COLOURS
 
 
 def describe(state: State, action: Action) -> str:
@@ -33,6 +36,28 @@ def describe(state: State, action: Action) -> str:
     if do == "answer":
         return f"answer {action['card']}"
     return str(do)  # "pass", "done"
+
+
+def describe_chance(state: State, outcome: Mapping[str, JSON]) -> str | None:
+    """A log line for what chance did in ``state`` (the phase says what was asked)."""
+    phase = state["phase"]
+    if phase == "roll":
+        first, second = outcome["values"]
+        return f"{COLOURS[state['turn']]} rolls {first} and {second}"
+    picked = outcome.get("picked")
+    if phase == "setup" and isinstance(picked, list):
+        places = "1 place" if picked[0] == 1 else f"{picked[0]} places"
+        return f"row {state['setup_row'] + 1} starts with a turtle of {places}"
+    if phase == "event" and isinstance(picked, list):
+        return f"round {state['round']}: the event is {TITLES[str(picked[0])]}"
+    faces = outcome.get("faces")
+    if phase == "reveal" and isinstance(faces, dict):
+        kept = [
+            f"{COLOURS[seat]} {', '.join(CARD_TITLES[str(faces[h])] for h in hand)}"
+            for seat, hand in enumerate(state["hands"]) if hand
+        ]
+        return "cards never played: " + "; ".join(kept)
+    return None
 
 
 def aliases(action: Action) -> list[str]:

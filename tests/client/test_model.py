@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import pytest
 
+from atoll.chance import Request, Shuffle
 from atoll.client.model import GameModel
 from atoll.errors import AmbiguousAction, UnknownAction
+from atoll.jsondata import JSON
 from atoll.types import Action, State
 from tests.client.conftest import stacked_model
 from tests.games.highcard import HighCard
@@ -90,6 +94,22 @@ def test_the_log_line_is_described_before_the_action_is_applied() -> None:
     model.advance()
     model.take("play 8")
     assert model.log[-1].text == "seat 0 acted on turn 0"
+
+
+def test_a_game_may_word_what_chance_did_itself_seeing_the_state_before() -> None:
+    class Narrated(HighCard):
+        def describe_chance(self, state: State, request: Request, outcome: Mapping[str, JSON]) -> str | None:
+            if isinstance(request, Shuffle):
+                return f"the dealer shuffles ({state['phase']})"
+            return None  # the client's own words for the rest
+
+    model = stacked_model()
+    model.match.game = Narrated()
+    model.advance()
+    assert [entry.text for entry in model.log[:2]] == [
+        "the dealer shuffles (shuffle)",
+        "chance: dealt cards face down: 2 to seat 0 (you), 2 to seat 1 (random bot)",
+    ]
 
 
 def test_the_end_names_the_scores_and_the_winner() -> None:
