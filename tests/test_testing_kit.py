@@ -10,7 +10,7 @@ from collections.abc import Mapping
 
 import pytest
 
-from atoll import JSON, Action, Config, Decision, Fragments, Knowledge, Results, State, Step, clone
+from atoll import JSON, Action, Config, Decision, Fragments, Knowledge, Request, Results, State, Step, clone
 from atoll.testing import (
     CHECKS,
     ConformanceError,
@@ -180,6 +180,20 @@ class RendersPlainText(HighCard):
         return f"phase {view['phase']}"  # type: ignore[return-value]
 
 
+class AliasesABetAsTheOther(HighCard):
+    """Lets "bet low" also be typed for betting high, where "bet low" is already the other bet."""
+
+    def aliases(self, state: State, action: Action) -> list[str]:
+        return ["bet low"] if action.get("secret") == ["high"] else []
+
+
+class WordsChanceAsANumber(HighCard):
+    """Returns the outcome itself instead of a log line for chance."""
+
+    def describe_chance(self, state: State, request: Request, outcome: Mapping[str, JSON]) -> str | None:
+        return 7  # type: ignore[return-value]
+
+
 # -- the kit on a sound game -------------------------------------------------------
 
 
@@ -309,10 +323,22 @@ def test_a_render_that_is_not_fragments_fails_render() -> None:
         check_render(play(game, two_seats(game)))
 
 
+def test_an_alias_that_is_another_actions_text_fails_action_texts() -> None:
+    game = AliasesABetAsTheOther()
+    shadowed = r"\[action-texts\].*the alias 'bet low' of 'bet high' is the text of .*can never name"
+    with pytest.raises(ConformanceError, match=shadowed):
+        check_action_texts(play(game, two_seats(game)))
+
+
+def test_chance_words_that_are_not_text_fail_render() -> None:
+    game = WordsChanceAsANumber()
+    with pytest.raises(ConformanceError, match=r"\[render\].*describe_chance gave 7"):
+        check_render(play(game, two_seats(game)))
+
 BROKEN = [
     ChangesTheStateItIsGiven, RemembersWhatItWasShown, NamesFacesInQuietActions, DescribesEveryPlayAlike,
     AcceptsUnprovenPlays, OffersMovesOutOfTurn, CrashesOnNonsense, RemembersEarlierGames, KeepsAFloat,
-    ShowsATuple, RendersPlainText,
+    ShowsATuple, RendersPlainText, AliasesABetAsTheOther, WordsChanceAsANumber,
 ]
 
 
@@ -320,3 +346,4 @@ BROKEN = [
 def test_check_game_fails_every_broken_game(broken: type[HighCard]) -> None:
     with pytest.raises(ConformanceError):
         check_game(broken(), seats=[2, 4], playouts=1)
+

@@ -488,12 +488,27 @@ def check_action_texts(playout: Playout) -> None:
             texts[key] = action
         if m.index not in parsed_at:
             continue
+        _check_aliases(playout, m, texts)
         match = _match_at(playout, m)
         for key in _spread(sorted(texts), _PARSED_ACTIONS):
             parsed = match.parse(seat, key)
             if canonical(parsed) != canonical(texts[key]):
                 raise playout.fail("action-texts", f"parse({key!r}) gave {_short(parsed)}, not "
                                    f"{_short(texts[key])}", m.index)
+
+
+def _check_aliases(playout: Playout, m: Moment, texts: Mapping[str, Action]) -> None:
+    """Aliases are non-empty strings, and none is another legal action's own text (the parser would
+    take that action, so the alias could never be typed)."""
+    for key, action in texts.items():
+        aliases = playout.game.aliases(m.state, action)
+        for alias in aliases:
+            if not isinstance(alias, str) or not alias.strip():
+                raise playout.fail("action-texts", f"aliases({_short(action)}) holds {alias!r}", m.index)
+            other = texts.get(" ".join(alias.lower().split()))
+            if other is not None and other is not action:
+                raise playout.fail("action-texts", f"the alias {alias!r} of {key!r} is the text of "
+                                   f"{_short(other)}, so it can never name {_short(action)}", m.index)
 
 
 def check_illegal_actions(playout: Playout) -> None:
@@ -592,8 +607,21 @@ def _illegal_candidates(playout: Playout, m: Moment, decisions: Sequence[Moment]
 
 
 def check_render(playout: Playout) -> None:
-    """``render(view)`` gives a list of ``(style, text)`` string pairs for every seat and the spectator."""
+    """``render(view)`` gives a list of ``(style, text)`` string pairs for every seat and the spectator,
+    and the log's words are text: ``describe_log`` a line, ``describe_chance`` a line or ``None``."""
     game = playout.game
+    for m in playout.moments:
+        if isinstance(m.step, Chance) and m.event is not None:
+            line = game.describe_chance(m.state, m.step.request, m.event["outcome"])
+            if line is not None and (not isinstance(line, str) or not line.strip()):
+                raise playout.fail("render", f"describe_chance gave {line!r}; give a line of text, or "
+                                   "None for the client's own words", m.index)
+    open_decisions = [m for m in playout.decisions if isinstance(m.step, Decision) and not m.step.secret]
+    for m in _spread(open_decisions, _RENDER_MOMENTS):  # the client words sealed choices itself
+        for action in m.legal:
+            line = game.describe_log(m.state, _seat(m), action)
+            if not isinstance(line, str) or not line.strip():
+                raise playout.fail("render", f"describe_log({_short(action)}) gave {line!r}", m.index)
     for m in _spread(list(playout.moments), _RENDER_MOMENTS):
         viewers: list[int | None] = [*range(playout.config.seats), None]
         for viewer in viewers:
