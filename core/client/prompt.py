@@ -22,6 +22,7 @@ from prompt_toolkit.output import Output
 
 from atoll.client.console import Console
 from atoll.client.model import GameModel, LogEntry
+from atoll.engine.match import normal_text
 from atoll.errors import AmbiguousAction, AtollError, UnknownAction
 
 #: Commands the prompt understands besides actions (a leading "/" also works).
@@ -147,7 +148,7 @@ class PromptClient:
             if not text:
                 continue
             command = text.lower().removeprefix("/")
-            exact_action = _normal(text) in {_normal(t) for t in self.model.texts()}
+            exact_action = normal_text(text) in {normal_text(t) for t in self.model.texts()}
             if command in COMMANDS and (text.startswith("/") or not exact_action):
                 leaving = self._command(command)
                 if leaving is not None:
@@ -263,7 +264,3 @@ class PromptClient:
             ("", "(if an action is called like a command, type /command for the command)\n"),
         ])
         self._show_whose_turn()
-
-
-def _normal(text: str) -> str:
-    return " ".join(text.lower().split())

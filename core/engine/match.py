@@ -18,6 +18,11 @@ from atoll.types import Action, Chance, Config, Decision, End, Knowledge, State,
 Event = dict[str, Any]
 
 
+def normal_text(text: str) -> str:
+    """``text`` as :meth:`Match.parse` compares it: lower case, single spaces, no spaces at the ends."""
+    return " ".join(text.lower().split())
+
+
 class Match:
     """Drives one game: asks ``next``, routes chance to the resolver, checks and applies actions.
 
@@ -77,14 +82,14 @@ class Match:
     def parse(self, seat: int, text: str) -> Action:
         """The legal action of ``seat`` whose text or alias is ``text``, or the one whose text begins so
         (spaces and case do not matter)."""
-        wanted = " ".join(text.lower().split())
+        wanted = normal_text(text)
         texts = self.texts(seat)
         for candidate, action in texts.items():
-            if " ".join(candidate.lower().split()) == wanted:
+            if normal_text(candidate) == wanted:
                 return action
         aliased = [
             candidate for candidate, action in texts.items()
-            if any(" ".join(a.lower().split()) == wanted for a in self.game.aliases(self.state, action))
+            if any(normal_text(alias) == wanted for alias in self.game.aliases(self.state, action))
         ]
         if len(aliased) == 1:
             return texts[aliased[0]]

@@ -33,7 +33,7 @@ from typing import TypeVar
 from atoll.bots.random_bot import RandomBot
 from atoll.chance import Request, Shuffle, request_from_json
 from atoll.engine.local import LocalResolver
-from atoll.engine.match import Event, Match
+from atoll.engine.match import Event, Match, normal_text
 from atoll.engine.observation import Observation
 from atoll.engine.save import ReplayResolver
 from atoll.errors import AtollError, CheatDetected, IllegalAction, MalformedInput, ProtocolViolation
@@ -481,7 +481,7 @@ def check_action_texts(playout: Playout) -> None:
             text = playout.game.describe(m.state, action)
             if not isinstance(text, str) or not text.strip():
                 raise playout.fail("action-texts", f"describe({_short(action)}) gave {text!r}", m.index)
-            key = " ".join(text.lower().split())
+            key = normal_text(text)
             if key in texts:
                 raise playout.fail("action-texts", f"two legal actions of seat {seat} are both described as "
                                    f"{text!r}: {_short(texts[key])} and {_short(action)}", m.index)
@@ -505,7 +505,7 @@ def _check_aliases(playout: Playout, m: Moment, texts: Mapping[str, Action]) -> 
         for alias in aliases:
             if not isinstance(alias, str) or not alias.strip():
                 raise playout.fail("action-texts", f"aliases({_short(action)}) holds {alias!r}", m.index)
-            other = texts.get(" ".join(alias.lower().split()))
+            other = texts.get(normal_text(alias))
             if other is not None and other is not action:
                 raise playout.fail("action-texts", f"the alias {alias!r} of {key!r} is the text of "
                                    f"{_short(other)}, so it can never name {_short(action)}", m.index)

@@ -17,13 +17,13 @@ from dataclasses import dataclass
 
 from atoll import Action, Decision, Game, Knowledge, State
 from atoll.plugins.kiribati.bot_eval import Weights, evaluate
+from atoll.plugins.kiribati.cards import ANSWERS
+from atoll.plugins.kiribati.meta import CARDS
 
 #: A planned step: the position it is taken in, and the action.
 Step = tuple[State, Action]
 #: Cards that open the answer window (K36) and the card that answers each.
-ANSWERED_BY = {"shark": "clamp", "rest": "feeding", "sleep": "feeding"}
-#: The six action cards (K5).
-CARD_KINDS = 6
+ANSWERED_BY = {attack: answer for answer, attacks in ANSWERS.items() for attack in attacks}
 #: Below this difference two scores count as equal (and the seeded generator breaks the tie).
 EPSILON = 1e-9
 
@@ -36,19 +36,17 @@ class Line:
     steps: tuple[Step, ...]
 
 
+@dataclass
 class TurnPlanner:
     """Plans the rest of ``seat``'s turn; ``width`` is how many die-and-turtle choices are played
     out to the end of the turn."""
 
-    def __init__(
-        self, game: Game, seat: int, known: Knowledge, weights: Weights, rng: random.Random, width: int
-    ) -> None:
-        self.game = game
-        self.seat = seat
-        self.known = known
-        self.weights = weights
-        self.rng = rng
-        self.width = width
+    game: Game
+    seat: int
+    known: Knowledge
+    weights: Weights
+    rng: random.Random
+    width: int
 
     def score(self, state: State) -> float:
         """The evaluation of ``state`` for the planning seat."""
@@ -130,25 +128,22 @@ class TurnPlanner:
                 if island and not any(a["do"] == "move" for a in options):
                     return Line(-float("inf"), ())
             best_value, best = -float("inf"), []
-            done: tuple[Action, State] | None = None
+            done: tuple[Action, State, float] | None = None
             done_value = -float("inf")
             for action in options:
-                value, after = self._one_ply(state, action)
+                value, after, cost = self._one_ply(state, action)
                 if action["do"] == "done":
-                    done = action, after
+                    done = action, after, cost
                     done_value = value
                 if value > best_value + EPSILON:
-                    best_value, best = value, [(action, after)]
+                    best_value, best = value, [(action, after, cost)]
                 elif value >= best_value - EPSILON:
-                    best.append((action, after))
+                    best.append((action, after, cost))
             if done is not None and done_value >= best_value - EPSILON:
-                chosen, after = done  # rather stop than make a move that gains nothing
+                chosen, after, cost = done  # rather stop than make a move that gains nothing
             else:
-                chosen, after = best[self.rng.randrange(len(best))] if len(best) > 1 else best[0]
-            if after.get("phase") == "answer":
-                passed, expected = self._answer_branches(after)
-                adjust += expected - self.score(passed)
-                after = passed
+                chosen, after, cost = best[self.rng.randrange(len(best))] if len(best) > 1 else best[0]
+            adjust += cost
             steps.append((state, chosen))
             state = after
         return Line(self.score(state) + adjust, tuple(steps))
@@ -156,23 +151,25 @@ class TurnPlanner:
     def _from_island(self, state: State, action: Action) -> bool:
         return action["do"] == "move" and action["animal"] in state["island"][self.seat]
 
-    def _one_ply(self, state: State, action: Action) -> tuple[float, State]:
-        """The score of taking ``action`` now, and the position it leads to. A card against another
-        player's animal is scored over the owner's possible answers; a feeding station by the best
-        second move it allows."""
+    def _one_ply(self, state: State, action: Action) -> tuple[float, State, float]:
+        """The score of taking ``action`` now, the position it leads to, and what answers may cost.
+        A card against another player's animal is scored over the owner's possible answers (the
+        position is the one where the owner passed, the cost the expected loss to an answer); a
+        feeding station by the best second move it allows."""
         after = self.game.apply(state, action)
         if after["phase"] == "answer":
-            return self._answer_branches(after)[1], after
+            passed, passed_value, expected = self._answer_branches(after)
+            return expected, passed, expected - passed_value
         value = self.score(after)
         if action["do"] == "play" and action["card"] == "feeding" and self._mine(after):
             for follow in self._legal(after):
                 if follow["do"] == "move":
                     value = max(value, self.score(self.game.apply(after, follow)))
-        return value, after
+        return value, after, 0.0
 
-    def _answer_branches(self, state: State) -> tuple[State, float]:
-        """In the answer window: the position if the owner passes, and the expected score over
-        passing and answering, the owner holding the answer with the chance its hand size gives."""
+    def _answer_branches(self, state: State) -> tuple[State, float, float]:
+        """In the answer window: the position if the owner passes, its score, and the expected score
+        over passing and answering, the owner holding the answer with the chance its hand size gives."""
         pending = state["pending"]
         owner: int = pending["target"][0]
         passed = self.game.apply(state, {"do": "pass"})
@@ -181,10 +178,10 @@ class TurnPlanner:
         hand: list[str] = state["hands"][owner]
         played: list[str] = state["played"][owner]
         if answer in played or not hand:
-            return passed, value
-        chance = min(1.0, len(hand) / (CARD_KINDS - len(played)))
+            return passed, value, value
+        chance = min(1.0, len(hand) / (len(CARDS) - len(played)))
         handle = hand[0]
         answered = self.game.apply(
             state, {"do": "answer", "card": answer, "handle": handle, "reveal": {handle: answer}}
         )
-        return passed, (1.0 - chance) * value + chance * self.score(answered)
+        return passed, value, (1.0 - chance) * value + chance * self.score(answered)

@@ -42,32 +42,16 @@ def card_plays(state: State, seat: int, known: Knowledge, only: object = None) -
         card = known.get(handle)
         if card not in CARDS:
             continue
-        shown = {handle: card}  # one reveal shared by the choices of this card
+        base: Action = {"do": "play", "card": card, "handle": handle, "reveal": {handle: card}}
         if card == "feeding":
-            out.append({"do": "play", "card": card, "handle": handle, "reveal": shown})
+            out.append(base)
         elif card == "current":
-            out += [
-                {"do": "play", "card": card, "handle": handle, "reveal": shown, "at": place(c, r)}
-                for c, r in _drifting(state)
-            ]
+            out += [{**base, "at": place(c, r)} for c, r, _ in turtles(state) if can_drift(state, c, r)]
         elif card == "clamp":
-            out += [
-                {"do": "play", "card": card, "handle": handle, "reveal": shown, "animal": kind}
-                for kind in locate(state, seat) if _choosable(state, kind)
-            ]
+            out += [{**base, "animal": kind} for kind in locate(state, seat) if _choosable(state, kind)]
         elif card in TARGETED:
-            out += [
-                {"do": "play", "card": card, "handle": handle, "reveal": shown, "target": target}
-                for target in _targets(state, seat, card)
-            ]
+            out += [{**base, "target": target} for target in _targets(state, seat, card)]
     return out
-
-
-def _drifting(state: State) -> list[tuple[int, int]]:
-    """The turtles a current may carry east, as (column, row): all of them but in a Fishing net round."""
-    if state["event"] != "fishing_net":
-        return [(c, r) for r, line in enumerate(state["board"]) for c, t in enumerate(line) if t is not None]
-    return [(c, r) for c, r, _ in turtles(state) if can_drift(state, c, r)]
 
 
 def _choosable(state: State, kind: str) -> bool:
@@ -78,19 +62,15 @@ def _choosable(state: State, kind: str) -> bool:
 def _targets(state: State, seat: int, card: str) -> list[list[Any]]:
     """Another player's animals on turtles that ``card`` may be played against."""
     out: list[list[Any]] = []
-    cloudy = state["event"] == "cloudy"
-    for line in state["board"]:
-        for turtle in line:
-            if turtle is None:
+    for _, _, turtle in turtles(state):
+        for owner, kind in turtle["animals"]:
+            if owner == seat or not _choosable(state, kind):
                 continue
-            for owner, kind in turtle["animals"]:
-                if owner == seat or (cloudy and kind == "koala"):  # K39, as _choosable
-                    continue
-                if card == "shark" and is_clamped(state, owner, kind):
-                    continue
-                if card != "shark" and is_tired(state, owner, kind):
-                    continue
-                out.append([owner, kind])
+            if card == "shark" and is_clamped(state, owner, kind):
+                continue
+            if card != "shark" and is_tired(state, owner, kind):
+                continue
+            out.append([owner, kind])
     return out
 
 

@@ -13,8 +13,8 @@ from atoll.plugins.kiribati.pieces import (
     put_on_island,
     replaced,
     rescue,
+    send_home,
     set_row,
-    set_turtle,
     take_off,
 )
 
@@ -126,9 +126,6 @@ def _storm(state: State) -> None:
         for col, turtle in enumerate(line):
             if turtle is None:
                 continue
-            blown = [a for a in turtle["animals"] if a[1] == "kagu" and not is_clamped(state, a[0], a[1])]
-            if blown:
-                stay = [a for a in turtle["animals"] if a not in blown]
-                set_turtle(state, col, row, {"size": turtle["size"], "animals": stay})
-                for seat, kind in blown:
-                    put_on_island(state, seat, kind)
+            for seat, kind in turtle["animals"]:
+                if kind == "kagu" and not is_clamped(state, seat, kind):
+                    send_home(state, col, row, seat, kind)

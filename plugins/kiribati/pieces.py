@@ -158,9 +158,9 @@ def room_for(size: int, animals: list[list[Any]], newcomer: list[Any], from_isla
 
 
 def room_from_island(turtle: Turtle) -> bool:
-    """Whether an animal coming from the island finds room on ``turtle`` (see :func:`room_for`)."""
-    aboard, size = len(turtle["animals"]), turtle["size"]
-    return aboard < size or (size == 3 and aboard == 3 and any(k == "kagu" for _, k in turtle["animals"]))
+    """Whether an animal coming from the island finds room on ``turtle`` (any animal: from the island
+    the newcomer's kind does not matter, see :func:`room_for`)."""
+    return room_for(turtle["size"], turtle["animals"], [], from_island=True)
 
 
 def rescue(state: State, seat: int, kind: str) -> None:

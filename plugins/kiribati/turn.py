@@ -190,6 +190,11 @@ def _dice(state: State) -> list[Action]:
     return [{"do": "die", "value": low}, {"do": "die", "value": high}]
 
 
+def _face(value: object) -> bool:
+    """Whether ``value`` is what a die can show: a whole number 1-6 (``True`` and ``1.0`` are not)."""
+    return type(value) is int and value in FACES
+
+
 def _keep(state: State, seat: int, action: Action) -> State:
     sealed = action.get("sealed")
     if (
@@ -303,10 +308,7 @@ def resolve_chance(state: State, request: Request, outcome: Mapping[str, JSON]) 
             new["phase"] = "roll"
     elif isinstance(request, Roll):
         values = outcome.get("values")
-        if (
-            not isinstance(values, list) or len(values) != 2
-            or values[0] not in FACES or values[1] not in FACES
-        ):
+        if not isinstance(values, list) or len(values) != 2 or not all(_face(v) for v in values):
             raise MalformedInput(f"two dice show two values 1-6, not {values!r}")
         new["dice"] = list(values)
         new["phase"] = "die"

@@ -12,11 +12,10 @@ from atoll.plugins.kiribati.pieces import (
     all_home,
     fits,
     is_clamped,
-    put_on_island,
     resized,
+    send_home,
     set_row,
     set_turtle,
-    take_off,
 )
 
 
@@ -95,13 +94,10 @@ def row_actions(state: State, row: int, sizes: list[int] | None = None) -> list[
     row's first place is empty, put a new turtle there (``sizes``: :func:`new_sizes`, if known).
     An empty list: nothing happens."""
     line, names = state["board"][row], ROW_PLACES[row]
-    if state["event"] == "fishing_net":
-        out: list[Action] = [
-            {"do": "turtle", "at": names[c]}
-            for c, t in enumerate(line) if t is not None and can_drift(state, c, row)
-        ]
-    else:
-        out = [{"do": "turtle", "at": names[c]} for c, t in enumerate(line) if t is not None]
+    out: list[Action] = [
+        {"do": "turtle", "at": names[c]}
+        for c, t in enumerate(line) if t is not None and can_drift(state, c, row)
+    ]
     if line[0] is None:
         out += _new_turtles(row, new_sizes(state) if sizes is None else sizes)
     return out
@@ -130,11 +126,8 @@ def die_actions(state: State, die: int) -> list[Action]:
         return out
     for r, line in enumerate(state["board"]):
         for c, turtle in enumerate(line):
-            if turtle is not None:  # as _dive_or_float, written out: this runs at every 6
-                if can_dive(state, turtle):
-                    out.append({"do": "dive", "at": ROW_PLACES[r][c]})
-                if can_float(state, turtle):
-                    out.append({"do": "float", "at": ROW_PLACES[r][c]})
+            if turtle is not None:
+                out += _dive_or_float(state, c, r, turtle)
     return out
 
 
@@ -257,7 +250,6 @@ def throw_candidates(state: State) -> list[list[Any]]:
 def throw(state: State, seat: int, kind: str) -> None:
     """Throw one animal off the diving turtle; the throw is over once the rest fit."""
     col, row = parse_place(state["throw"]["at"])
-    take_off(state, col, row, seat, kind)
-    put_on_island(state, seat, kind)
+    send_home(state, col, row, seat, kind)
     turtle: Turtle = state["board"][row][col]
     state["throw"] = None if fits(turtle["size"], turtle["animals"]) else {**state["throw"], "kagu": False}

@@ -120,6 +120,15 @@ def test_a_chance_outcome_that_does_not_answer_the_request_is_refused() -> None:
         GAME.resolve(state, Pick((1, 2)), {"picked": [1]})
 
 
+@pytest.mark.parametrize("values", [[True, 3], [1.0, 3], ["2", 3], [3, 3, 3]], ids=repr)
+def test_dice_show_whole_numbers_only(values: list[object]) -> None:
+    """K6: a die shows 1-6; ``True`` or ``1.0`` (equal to 1 in Python) is no die, say, in an edited save."""
+    state = sea(turtles={"c1r1": (4, [])})
+    state.update(phase="roll")
+    with pytest.raises(MalformedInput, match="two dice show two values 1-6"):
+        GAME.resolve(state, Roll(2, 6), {"values": values})
+
+
 def test_the_texts_of_actions_are_the_ones_players_type() -> None:
     """The legal actions read as the rules page lists them."""
     state = sea(
