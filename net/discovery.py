@@ -56,7 +56,7 @@ RESOLVE_TIMEOUT_MS = 3000
 _TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")
 _PROTO = re.compile(r"[A-Za-z0-9][A-Za-z0-9_./-]{0,31}")
 _TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
-_FINGERPRINT = re.compile(r"[a-z2-7]{4}(?:-[a-z2-7]{4}){3}")
+_FINGERPRINT = re.compile(r"[a-z2-7]{4}(?:-[a-z2-7]{4}){5}")
 _COUNT = re.compile(r"[0-9]{1,2}")
 _INSTANCE_BYTES = 63  # the longest DNS label, and so the longest instance name
 
@@ -108,7 +108,7 @@ class Announcement:
         if not 1 <= self.taken + self.free <= MAX_SEATS:
             raise BadAnnouncement(f"a table has 1 to {MAX_SEATS} seats, not {self.taken + self.free}")
         _check(_PROTO, self.proto, "proto", "a protocol version")
-        _check(_FINGERPRINT, self.fingerprint, "fp", "a fingerprint like ab3d-x7qk-m2pa-9zzf")
+        _check(_FINGERPRINT, self.fingerprint, "fp", "a fingerprint like ab3d-x7qk-m2pa-9zzf-k3qz-7rma")
         try:
             check_curve_key(self.curve_key)
         except ValueError as exc:
@@ -558,6 +558,13 @@ async def _announce(args: argparse.Namespace) -> int:
 
 async def _browse(args: argparse.Namespace) -> int:
     interfaces = args.interface or None
+    if args.find is not None:
+        table = await find_table(args.find, args.timeout, interfaces=interfaces)
+        if table is None:
+            print(f"no table named {args.find!r} appeared within {args.timeout:g} s", file=sys.stderr)
+            return 1
+        _print("found", **table.to_json())
+        return 0
     if not args.watch:
         for table in await browse(args.timeout, interfaces=interfaces):
             _print("found", **table.to_json())
@@ -593,6 +600,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     find.add_argument("--interface", action="append", help="address to browse on (default: all)")
     find.add_argument("--timeout", type=float, default=3.0, help="seconds to listen (default 3)")
     find.add_argument("--watch", action="store_true", help="print changes live until stdin ends")
+    find.add_argument("--find", metavar="TABLE", help="wait up to --timeout for the table of this name or id")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     try:

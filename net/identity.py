@@ -52,9 +52,10 @@ SETTINGS_FILE = "settings.json"
 KNOWN_HOSTS_FILE = "known_hosts"
 TABLES_DIR = "tables"
 
-# A fingerprint is 10 bytes of SHA-256 (80 bits: enough that nobody makes a key with a chosen
-# fingerprint, short enough to read aloud), in base32 so it has no look-alike 0/O or 1/l.
-_FINGERPRINT_BYTES = 10
+# A fingerprint is 15 bytes of SHA-256 (120 bits: far too many to match by trying keys, short
+# enough to read aloud), in base32 so it has no look-alike 0/O or 1/l. The formula is the one of
+# atoll.fair.identity.fingerprint, which net may not import; a test checks they agree.
+_FINGERPRINT_BYTES = 15
 _FINGERPRINT_GROUP = 4
 
 
@@ -125,10 +126,10 @@ def ensure_dir(home: Path) -> Path:
 
 
 def fingerprint(public_key: bytes) -> str:
-    """A short, readable name for a raw Ed25519 public key, e.g. ``ab3d-x7qk-m2pa-9zzf``.
+    """A short, readable name for a raw Ed25519 public key, e.g. ``ab3d-x7qk-m2pa-9zzf-k3qz-7rma``.
 
-    SHA-256 of the 32 raw bytes, first 10 bytes, base32 lowercase without padding, in groups of
-    four joined by ``-``. People compare these aloud to know they sit at the same table.
+    SHA-256 of the 32 raw bytes, first 15 bytes, base32 lowercase (24 letters, no padding), in six
+    groups of four joined by ``-``. People compare these aloud to know they sit at the same table.
     """
     if len(public_key) != PUBLIC_KEY_SIZE:
         raise ValueError(f"a public key is {PUBLIC_KEY_SIZE} bytes, got {len(public_key)}")

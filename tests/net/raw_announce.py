@@ -25,18 +25,20 @@ def raw_txt(strings: list[str]) -> bytes:
 
 async def announce(address: str, port: int, spec: list[dict[str, object]]) -> None:
     async with AsyncZeroconf(interfaces=[address]) as zeroconf:
-        for number, service in enumerate(spec):
-            strings = service["txt"]
-            assert isinstance(strings, list)
-            info = AsyncServiceInfo(
+        infos = [
+            AsyncServiceInfo(
                 SERVICE_TYPE,
                 f"{service['instance']}.{SERVICE_TYPE}",
                 port=port,
-                properties=raw_txt(strings),
+                properties=raw_txt(service["txt"]),  # type: ignore[arg-type]
                 server=f"raw-{number}.local.",
                 parsed_addresses=[address],
             )
-            await (await zeroconf.async_register_service(info))
+            for number, service in enumerate(spec)
+        ]
+        # Registered together: each registration waits out its own probes.
+        done = await asyncio.gather(*(zeroconf.async_register_service(info) for info in infos))
+        await asyncio.gather(*done)
         print("announced", flush=True)
         await asyncio.get_running_loop().run_in_executor(None, sys.stdin.read)
         await zeroconf.async_unregister_all_services()

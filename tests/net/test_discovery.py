@@ -379,6 +379,13 @@ def test_a_one_shot_browse_lists_the_tables_announced(lan: Lan) -> None:
     assert found(json.loads(line)) == GOOD
 
 
+def test_a_browser_waits_for_a_table_named_before_it_appears(lan: Lan) -> None:
+    seeker = lan.discovery(2, "browse", f"--find={GOOD.name}", f"--timeout={WAIT}")
+    lan.announce(1)
+    assert found(seeker.event("found")) == GOOD
+    assert seeker.finish() == 0
+
+
 def test_a_malformed_announcement_is_skipped_with_a_warning(lan: Lan) -> None:
     bad_key = [f"{k}={v}" for k, v in {**GOOD.txt(), "table": "t-bad", "curve": "not-a-key"}.items()]
     missing = [f"{k}={v}" for k, v in GOOD.txt().items() if k != "fp"]
