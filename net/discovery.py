@@ -59,6 +59,7 @@ _TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _FINGERPRINT = re.compile(r"[a-z2-7]{4}(?:-[a-z2-7]{4}){5}")
 _COUNT = re.compile(r"[0-9]{1,2}")
 _INSTANCE_BYTES = 63  # the longest DNS label, and so the longest instance name
+_MAX_WARNED = 1000  # bad announcements remembered so each is warned about once
 
 
 class BadAnnouncement(ValueError):
@@ -462,6 +463,8 @@ class TableBrowser:
 
     def _warn(self, name: str, reason: str) -> None:
         if (name, reason) not in self._warned:
+            if len(self._warned) >= _MAX_WARNED:  # a flood of bad names must not grow memory forever
+                self._warned.clear()
             self._warned.add((name, reason))
             log.warning("skipped the announcement %r: %s", name, reason)
 

@@ -33,6 +33,7 @@ from atoll.net.discovery import (
     FoundTable,
     found_table,
     instance_name,
+    main,
     parse_txt,
 )
 from atoll.net.identity import CurveKeyPair, Identity
@@ -176,6 +177,14 @@ def test_a_resolved_service_without_an_address_is_refused() -> None:
 def test_an_announcer_needs_the_addresses_it_serves() -> None:
     with pytest.raises(ValueError, match="interface addresses"):
         Announcer(GOOD, port=5555, interfaces=[])
+
+
+def test_the_command_line_refuses_to_announce_a_bad_table_before_opening_a_socket(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    args = ["announce", "--interface=10.0.0.1", "--port=5555", "--table=../x", "--name=A", "--game=kariba"]
+    assert main(args) == 2
+    assert "table '../x'" in capsys.readouterr().err
 
 
 # --- on the simulated LAN ------------------------------------------------------------------------
