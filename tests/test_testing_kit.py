@@ -194,6 +194,24 @@ class WordsChanceAsANumber(HighCard):
         return 7  # type: ignore[return-value]
 
 
+class CannotDrawTheSpectatorAfterTheRoll(HighCard):
+    """Draws every seat's view, but the spectator's only before the die is rolled (one step of the game)."""
+
+    def render(self, view: Mapping[str, JSON]) -> Fragments:
+        if view["seat"] is None and view["die"] is not None and view["phase"] == "open":
+            raise KeyError("die")
+        return super().render(view)
+
+
+class CannotWordAPlayInTheLog(HighCard):
+    """Describes every action for the prompt, but its log line for a played card crashes."""
+
+    def describe_log(self, state: State, seat: int, action: Action) -> str:
+        if "play" in action:
+            raise KeyError("play")
+        return super().describe_log(state, seat, action)
+
+
 # -- the kit on a sound game -------------------------------------------------------
 
 
@@ -335,10 +353,23 @@ def test_chance_words_that_are_not_text_fail_render() -> None:
     with pytest.raises(ConformanceError, match=r"\[render\].*describe_chance gave 7"):
         check_render(play(game, two_seats(game)))
 
+def test_a_view_that_cannot_be_drawn_at_one_step_fails_render() -> None:
+    game = CannotDrawTheSpectatorAfterTheRoll()
+    with pytest.raises(ConformanceError, match=r"\[render\].*drawing the spectator's view raised KeyError"):
+        check_render(play(game, two_seats(game)))
+
+
+def test_a_log_line_that_cannot_be_worded_fails_render() -> None:
+    game = CannotWordAPlayInTheLog()
+    with pytest.raises(ConformanceError, match=r"\[render\].*describe_log\(.*\) raised KeyError"):
+        check_render(play(game, two_seats(game)))
+
+
 BROKEN = [
     ChangesTheStateItIsGiven, RemembersWhatItWasShown, NamesFacesInQuietActions, DescribesEveryPlayAlike,
     AcceptsUnprovenPlays, OffersMovesOutOfTurn, CrashesOnNonsense, RemembersEarlierGames, KeepsAFloat,
     ShowsATuple, RendersPlainText, AliasesABetAsTheOther, WordsChanceAsANumber,
+    CannotDrawTheSpectatorAfterTheRoll, CannotWordAPlayInTheLog,
 ]
 
 

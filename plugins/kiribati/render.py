@@ -9,6 +9,7 @@ from atoll import JSON, Fragments
 from atoll.plugins.kiribati.board import ROWS, place
 from atoll.plugins.kiribati.events import TITLES as EVENT_TITLES
 from atoll.plugins.kiribati.meta import CARD_TITLES, LETTERS
+from atoll.plugins.kiribati.pieces import fits
 
 STYLE = {
     "red": "fg:ansired bold", "blue": "fg:ansiblue bold", "green": "fg:ansigreen bold",
@@ -39,7 +40,8 @@ def render(view: Mapping[str, JSON]) -> Fragments:
     out += _shore("ISLAND  ", view["island"], names)
     out += _status(view, names)
     out.append((DIM, " M monkey, L lizard, K kagu, R rabbit, O koala; _ free place, ~ flooded place"
-                + (", # fishing net" if net else "") + "\n"))
+                + (", # fishing net" if net else "")
+                + ("; after | : more animals than places, to throw off" if view["throw"] else "") + "\n"))
     return out
 
 
@@ -53,30 +55,38 @@ def _shore(title: str, pieces: list[list[str]], names: list[str]) -> Fragments:
 
 
 def _cell(turtle: Any, names: list[str], netted: bool) -> Fragments:
-    """One place, 8 characters wide: water, or a turtle showing its free (_) and flooded (~) places."""
+    """One place, 8 characters wide: water, or a turtle showing every animal aboard, its free (_)
+    and flooded (~) places. A kagu on a 3-turtle's flooded place is underlined; while a diving
+    turtle carries more animals than it has places (before the player throws them off), the ones
+    over its size are drawn after a bar: ``(RM|K)``."""
     mark = (NET, "#") if netted else ("", " ")
     if turtle is None:
         return [mark, (WATER, " " * 2 + "\u00b7" + " " * 4)]
     size, animals = turtle["size"], list(turtle["animals"])
-    slots = 4 if size >= 3 else 2
-    flooded_kagu = None
-    if len(animals) > size:  # a kagu on a 3-turtle's flooded place
-        flooded_kagu = next(a for a in reversed(animals) if a[1] == "kagu")
-        animals.remove(flooded_kagu)
-    out: Fragments = [mark, ("", " " * (2 - slots // 2)), (SHELL, "(")]
-    for i in range(slots):
-        if i < len(animals):
-            seat, kind = animals[i]
-            out.append((STYLE[names[seat]], LETTERS[kind]))
-        elif i < size:
-            out.append((FREE, "_"))
-        elif flooded_kagu is not None:
-            out.append((STYLE[names[flooded_kagu[0]]] + " underline", "K"))
-        else:
-            out.append((FLOODED, "~"))
-    out.append((SHELL, ")"))
-    out.append(("", " " * (CELL - 1 - (2 - slots // 2) - slots - 2)))
-    return out
+    places = 4 if size >= 3 else 2  # a large tile shows four places, a small one two
+    inner: Fragments = []
+    if fits(size, animals):
+        flooded_kagu = None
+        if len(animals) > size:  # a kagu on a 3-turtle's flooded place (rule K26)
+            flooded_kagu = next(a for a in reversed(animals) if a[1] == "kagu")
+            animals.remove(flooded_kagu)
+        inner += [_letter(a, names) for a in animals]
+        inner += [(FREE, "_")] * (size - len(animals))
+        if flooded_kagu is not None:
+            inner.append((STYLE[names[flooded_kagu[0]]] + " underline", LETTERS["kagu"]))
+        inner += [(FLOODED, "~")] * (places - len(inner))
+    else:  # a diving turtle in the throw step (rule K18)
+        inner += [_letter(a, names) for a in animals[:size]]
+        inner.append((SHELL, "|"))
+        inner += [_letter(a, names) for a in animals[size:]]
+    width = len(inner) + 2
+    lead = max(0, (CELL - 1 - width) // 2)
+    return [mark, ("", " " * lead), (SHELL, "("), *inner, (SHELL, ")"), ("", " " * (CELL - 1 - lead - width))]
+
+
+def _letter(animal: list[Any], names: list[str]) -> tuple[str, str]:
+    seat, kind = animal
+    return STYLE[names[seat]], LETTERS[kind]
 
 
 def _status(view: Mapping[str, Any], names: list[str]) -> Fragments:
