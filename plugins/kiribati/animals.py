@@ -44,7 +44,7 @@ def animal_moves(state: State, seat: int) -> list[Action]:
         moved, extra = state["moved"], state["extra"]
         for kind in state["animals"]:
             # K30, K31, K33: each animal once a turn (twice with a feeding station), none tired
-            if kind in where and kind not in tired and (extra or kind not in moved):
+            if kind in where and kind not in tired and (kind not in moved or _fed(state, kind, extra)):
                 col, row = where[kind]
                 out += _from_turtle(state, seat, kind, col, row, None)
     return out
@@ -66,7 +66,7 @@ def moves_like(state: State, seat: int, action: Action) -> list[Action]:
             return []
         return _arrivals(state, seat, kind, ROW_PLACES[0][spot[0]], turtle, from_island=True)
     spot = find(state, seat, kind)
-    if spot is None or (kind in state["moved"] and not state["extra"]):
+    if spot is None or (kind in state["moved"] and not _fed(state, kind, state["extra"])):
         return []
     return _from_turtle(state, seat, kind, *spot, to)
 
@@ -88,12 +88,20 @@ def can_move(state: State, seat: int) -> bool:
     for kind in state["animals"]:
         # the animals on turtles that may still move, as in animal_moves; each looked for on its own,
         # since after a move there are few
-        if kind in island or kind in mainland or kind in tired or (kind in moved and not extra):
+        if kind in island or kind in mainland or kind in tired:
+            continue
+        if kind in moved and not _fed(state, kind, extra):
             continue
         spot = find(state, seat, kind)
         if spot is not None and (spot[1] in (0, ROWS - 1) or _from_turtle(state, seat, kind, *spot, None)):
             return True  # K22: from row 1 or 4 there is always a way off
     return False
+
+
+def _fed(state: State, kind: str, extra: int) -> bool:
+    """Whether a feeding station lets the animal move a second time (K30); in a cloudy round the
+    cards have no effect on koalas (K39), so a koala never gets the second move."""
+    return bool(extra) and not (kind == "koala" and state["event"] == "cloudy")
 
 
 def _tired(state: State, seat: int) -> list[str]:

@@ -8,7 +8,7 @@ from atoll import Action, Knowledge, State
 from atoll.plugins.kiribati.board import parse_place, place
 from atoll.plugins.kiribati.meta import CARDS, CHILDREN
 from atoll.plugins.kiribati.pieces import is_clamped, is_tired, locate, replaced, send_home, turtles
-from atoll.plugins.kiribati.turtles import can_drift, drift
+from atoll.plugins.kiribati.turtles import can_drift, chain, drift
 
 #: Cards played against another player's animal; its owner may answer them (K36).
 TARGETED = ("rest", "sleep", "shark")
@@ -46,7 +46,7 @@ def card_plays(state: State, seat: int, known: Knowledge, only: object = None) -
         if card == "feeding":
             out.append(base)
         elif card == "current":
-            out += [{**base, "at": place(c, r)} for c, r, _ in turtles(state) if can_drift(state, c, r)]
+            out += [{**base, "at": place(c, r)} for c, r, _ in turtles(state) if _may_carry(state, c, r)]
         elif card == "clamp":
             out += [{**base, "animal": kind} for kind in locate(state, seat) if _choosable(state, kind)]
         elif card in TARGETED:
@@ -57,6 +57,19 @@ def card_plays(state: State, seat: int, known: Knowledge, only: object = None) -
 def _choosable(state: State, kind: str) -> bool:
     """K39: in a cloudy round no card has any effect on a koala."""
     return not (kind == "koala" and state["event"] == "cloudy")
+
+
+def _may_carry(state: State, col: int, row: int) -> bool:
+    """Whether a current may carry the turtle at (col, row): as a die would (K32), but in a cloudy
+    round not when it or a turtle it pushes carries a koala, since the cards have no effect on
+    koalas then (K39, our decision)."""
+    if not can_drift(state, col, row):
+        return False
+    if state["event"] != "cloudy":
+        return True
+    moving = chain(state, col, row)
+    line = state["board"][row]
+    return moving is not None and not any(k == "koala" for c in moving for _, k in line[c]["animals"])
 
 
 def _targets(state: State, seat: int, card: str) -> list[list[Any]]:

@@ -75,6 +75,34 @@ def test_cloudy_wakes_the_koalas_and_keeps_cards_off_them_for_the_round() -> Non
     assert texts(throw) == ["throw blue koala", "throw red kagu"]
 
 
+def test_cloudy_gives_no_koala_a_second_move_from_a_feeding_station() -> None:
+    """K39: the cards have no effect on koalas in a Cloudy round, Feeding station included."""
+    turtles = {"c1r1": (4, ["red koala", "red kagu"]), "c1r2": (4, []), "c1r3": (4, [])}
+    state = turn_event(pro(turtles=turtles), "cloudy")
+    known = with_cards(state, 0, ["feeding"])
+    state = act(roll(state, 4, 4), "die 4", "koala c1r2", "kagu c1r2", "play feeding", known=known)
+    assert [t for t in texts(state, known) if t.startswith("koala")] == []
+    assert "kagu c1r3" in texts(state, known)
+    calm = turn_event(pro(turtles=turtles), "calm_sea")
+    with_cards(calm, 0, ["feeding"])
+    calm = act(roll(calm, 4, 4), "die 4", "koala c1r2", "play feeding", known=known)
+    assert "koala c1r3" in texts(calm, known)
+
+
+def test_cloudy_keeps_a_current_off_every_turtle_carrying_a_koala() -> None:
+    """K39 (our decision): a Current may not carry a koala in a Cloudy round, on the turtle it is
+    played on nor on one that turtle would push."""
+    turtles = {"c1r1": (4, ["blue koala"]), "c3r2": (4, ["red kagu"]), "c4r2": (2, ["blue koala"]),
+               "c1r3": (4, [])}
+    state = turn_event(pro(turtles=turtles), "cloudy")
+    known = with_cards(state, 0, ["current"])
+    plays = [t for t in texts(roll(state, 4, 4), known) if t.startswith("play")]
+    assert plays == ["play current c1r3"]
+    calm = turn_event(pro(turtles=turtles), "calm_sea")
+    with_cards(calm, 0, ["current"])
+    assert len([t for t in texts(roll(calm, 4, 4), known) if t.startswith("play")]) == 4
+
+
 def test_cloudy_ends_with_the_round() -> None:
     """K39: Cloudy lasts one round."""
     state = turn_event(pro(turtles={"c2r2": (2, ["blue koala"])}, turn=1), "cloudy")
