@@ -83,4 +83,6 @@ def describe_log(state: State, seat: int, action: Action) -> str:
     """A public line for the game log: a secret choice is never spelt out."""
     if "secret" in action or "sealed" in action:
         return f"{COLOURS[seat]} keeps four action cards"
+    if action.get("do") == "pass" and state["phase"] == "turtle":
+        return f"{COLOURS[seat]}: pass (no turtle moves)"
     return f"{COLOURS[seat]}: {describe(state, action)}"

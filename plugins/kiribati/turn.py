@@ -101,6 +101,8 @@ def legal(state: State, seat: int, known: Knowledge) -> list[Action]:
         out.append({"do": "done"})
     elif phase == "turtle":
         out = turtles.die_actions(state, state["die"])
+        if state["die"] in turtles.OPTIONAL_DICE:
+            out.append({"do": "pass"})  # K13, K14: on a 5 or a 6 the player may leave the turtles be
     elif phase == "die":
         out = _dice(state)
     elif phase == "keep":
@@ -148,6 +150,8 @@ def apply_action(state: State, action: Action) -> State:
     elif do == "die":
         new["die"] = action["value"]
         _enter_turtle(new)
+    elif do == "pass" and state["phase"] == "turtle":
+        _enter_animals(new)
     elif do in TURTLE_ACTIONS:
         _turtle_action(new, action)
     elif do == "throw":

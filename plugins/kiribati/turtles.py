@@ -18,6 +18,10 @@ from atoll.plugins.kiribati.pieces import (
     set_turtle,
 )
 
+#: The dice whose turtle action the player may leave undone: "may" move on a 5, "may" dive or
+#: float on a 6 (rules K13, K14); on 1-4 a turtle must move.
+OPTIONAL_DICE = (5, 6)
+
 
 def setup_faces(state: State) -> tuple[int, ...]:
     """The faces a random turtle from the supply can show: each tile once with each side (rule K4)."""

@@ -117,7 +117,7 @@ def test_the_fishing_net_stops_turtles_onto_and_off_its_places() -> None:
     turtles = {"c3r1": (4, []), "c2r2": (4, []), "c3r2": (2, []), "c1r4": (4, []), "c5r3": (1, [])}
     state = turn_event(pro(turtles=turtles, supply=(0, 0)), "fishing_net")
     state = roll(state, 5, 5)
-    assert texts(act(state, "die 5")) == ["turtle c1r4", "turtle c5r3"]
+    assert texts(act(state, "die 5")) == ["pass", "turtle c1r4", "turtle c5r3"]
     calm = roll(turn_event(pro(turtles=turtles, supply=(0, 0)), "calm_sea"), 5, 5)
     assert "turtle c3r1" in texts(act(calm, "die 5"))
 

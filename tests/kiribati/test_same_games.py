@@ -22,49 +22,49 @@ from tests.kiribati.scenario import GAME
 #: (``match.events``, canonical JSON) of the random games with seeds 0, 1, 2, ... in order.
 LOGS: dict[tuple[str, int], tuple[str, ...]] = {
     ("children", 2): (
-        "1ef1ca57f0658553", "f3337de79a899e5f", "625153d0d2dfa25f", "fa291a74f60bff24", "c48fc14a534cf18b",
+        "69f92615f9b15f83", "6fdf44dba1722604", "04b222efa5362d28", "aa25817369a34f61", "f48f773ed95a0491",
     ),
     ("children", 3): (
-        "677bb57e5289a223", "f4934a506ab56aee", "b447a88a929e2299", "423b506a42019053", "33eb19952afdb197",
-        "39887cf2f6a7b010", "069af6bf8726937f", "7aee20dcf728e14c", "9838e4b66db13ed3", "21fe7c756e066b5b",
-        "e550f68ec89c5e13", "a22bcfe413042fca", "388bd39268e4a504", "2c308ea07d38be51", "3dc7b0cb2a8ce791",
-        "da80ed61cc1a1177", "158cce45cdf14d47", "be5bfc5ff0d71f3f", "713343c3bfdcc6eb", "e193e284254e24eb",
+        "6c05990417632947", "f0ec99782f9ed53a", "800b34a55bd9d1f1", "a47d2db852c59825", "f59d173b3d36aa69",
+        "6b8aaedc5948df94", "219b13c4235545fc", "c190e4f2b183d7d8", "4ea47bbd138c440c", "d5dabca44c4cbdef",
+        "248bda3937d707f6", "5bd806ca81070edf", "fa92a2012d56caa1", "42ca112630641839", "799f5cefc9340b3e",
+        "2b13b357fde5cda8", "36a0e9a895462821", "b7516a567802f755", "c8f04e4eab51c65c", "e089fbed376eb309",
     ),
     ("children", 4): (
-        "54611a8455c1c7c2", "b4857c3abf7ad9d5", "00aecaeeefaf3146", "d51737e756049308", "42e3d48b57e22188",
+        "02b745f0ad479ef0", "eff681b405ee84cc", "6d280e8661c5fce1", "8418b7e8daa2a10e", "e556b6e0ba116d73",
     ),
     ("children", 5): (
-        "6e0fde66f1f0f0bb", "3184d6fbba610a27", "259f7319c47e57bb", "3801131cab55d6d7", "d0296bdee841dc50",
+        "b85e4ff5a53755e4", "d166f4cfe41a77ba", "d896ffc379c3b8b7", "a37c9118bd2dc76f", "937600f2cdf0c434",
     ),
     ("family", 2): (
-        "a5d677ac8bf9de70", "e2d230bbfd3967fa", "151e1cbc4e6da76d", "529ef63fb58aa558", "5ed5bd81caab2ab7",
+        "11ad091b852cacbf", "f0ae31ede11fde81", "fd7e1f8597374a99", "a552a94a01071c06", "68fd07e55b5c54ef",
     ),
     ("family", 3): (
-        "a6e91b2f17323484", "b9a5881cddd5bb80", "c4e1c2e1a944a914", "765da6a2526a4930", "0504c50149995986",
-        "2fe8ea8e4ecd2ded", "db29b27aaf2fd00e", "7c3abc78dec3f9ab", "05e56555741abdd9", "65124278c5a039af",
-        "0851c72a21195bfe", "225f4e8a415ad1fe", "6afe21cfbf757b6b", "8bd3d0cd112edebd", "f6d9155e00f2a2f5",
-        "4cb5d04778bcb576", "38a814b650578bf2", "17631e98afe1351e", "1243454f203463e4", "4947160d983bfd6f",
+        "bdd3a583504168e7", "2b8fece416957927", "9a1812de66f9e26c", "084fe5873c98e04d", "ef95c3b24165f041",
+        "622f25d249409485", "45191feab29a0973", "3f48ffd6065851a5", "6998b4fb94910720", "a378564da3282765",
+        "1e9f9a73c1a182c1", "49abcb797c2882b0", "383d2f2254b8c15a", "f65c96fb0a242cac", "d8a17773a3e5cf9b",
+        "6261bd865024916b", "8f3c7b881e3eb466", "2a486258b93cb593", "6d5e5334dbac7bc6", "b58a8960ae767e91",
     ),
     ("family", 4): (
-        "47a98aabc2a7a3e4", "0823a1f4f8a7a9e5", "42343b9399f81e4e", "0c90f6cef44b116b", "4c52757bdc858e3e",
+        "2f18a994ead88cd6", "1bbde0eef5fdcae2", "16e9d34419fc83b0", "674cdbe2b3e30efe", "761d1354594199fa",
     ),
     ("family", 5): (
-        "3048b66c233ce8b7", "66088645de57c113", "c5b4e6c30795f990", "8c976ad043aaa8e5", "29342560672b6fae",
+        "899679bcc47152c3", "013299c3d6088ee7", "dcde8a3ef1a7aab3", "8ed8bb742968108e", "501676fa50b174d0",
     ),
     ("professional", 2): (
-        "bf254c6b4427e562", "9904d01bb72d3daa", "b13bad9452cbe8a0", "560286e441bfbc3d", "824721913c74c2c1",
+        "92619cd57e322a07", "9904d01bb72d3daa", "934a9ff01c3a878e", "560286e441bfbc3d", "f4650e6ad7cc4056",
     ),
     ("professional", 3): (
-        "e736f341454a38f9", "5b9d42addb14c8f7", "9f15ac1d289970c5", "85993478403db803", "13c62b5b423f5a26",
-        "3e594e0e12789175", "dcd30fe7a4a42c58", "1f47e056c54708da", "651fd7ff7dd84252", "1f53a8355a3a1727",
-        "c6e0b42a24053d85", "5546964104306b91", "5df594b148d2d59f", "5f7f00c4fb2a1893", "dca689eb1522a343",
-        "b0ce96352e0d57f1", "877fdbbdc9525ead", "df7044e704980645", "fe98c651280f4ddd", "2766755d9dee2f60",
+        "8f4bdebf3d045ab2", "a24445beda890c36", "fec75e428e698a14", "7a258350ee99bf2b", "6c170c03ea033394",
+        "7149467db65de221", "c36f148d7a768f68", "3b62a41904548016", "28845b42ec39e114", "bba800a579692897",
+        "333525efac38af4b", "a0ab68e13fdd2a8f", "26f619a7a35b1e49", "48934d6518edb3c4", "c22d4dacb79b92af",
+        "ca69bd8fd87143ae", "383d2d4935b39b38", "05ccb13ffeae75d3", "3c54587b78afdce0", "535796ebd5c2bbbc",
     ),
     ("professional", 4): (
-        "803ceb0347046e78", "0100ad56d8752b81", "f36b5c6b50a0257a", "f3c79df2ff0e568f", "39b7455f3970f6b6",
+        "17a27c22cb071665", "c09e38227bc62bb8", "1c609595966d2c4b", "30e577d7bed86c42", "dcfbb3ece5625de7",
     ),
     ("professional", 5): (
-        "f4000fe0e5c6b0b0", "bd6000c77c7377b9", "7ac687e85e279b68", "f75839b6ea7716d2", "ab4715a4e80c6deb",
+        "684740dd140aae8e", "8255b1bb4c003967", "82f2338fd8548805", "5d0191076d9fbe50", "b84bf5ebe4053a9b",
     ),
 }
 #: The seeds checked on every run; the slow run checks them all.

@@ -98,7 +98,7 @@ def test_the_sixth_column_is_the_last_with_five_players() -> None:
 def test_turtles_drift_only_east() -> None:
     """K12: every turtle action of a die moves a turtle one place east (or puts one in column 1)."""
     state = act(sea(turtles={"c3r2": (4, [])}, dice=(5, 5)), "die 5")
-    assert all(t.startswith(("new", "turtle c3r2")) for t in texts(state))
+    assert all(t.startswith(("new", "turtle c3r2", "pass")) for t in texts(state))
     after = act(state, "turtle c3r2")
     assert at(after, "c4r2")["size"] == 4 and at(after, "c3r2") is None
 
@@ -113,15 +113,35 @@ def test_die_5_acts_on_any_row() -> None:
         "new 2 row 2",
         "new 2 row 3",
         "new 2 row 4",
+        "pass",
         "turtle c1r1",
         "turtle c2r4",
     ]
 
 
-def test_die_6_dives_or_floats_any_turtle_and_is_compulsory() -> None:
-    """K14: a 6 lets any turtle dive or float; one of them must."""
+def test_die_6_lets_any_turtle_dive_or_float() -> None:
+    """K14: a 6 lets any turtle dive or float (or, "may", none: see the next test)."""
     state = act(sea(turtles={"c1r1": (4, []), "c3r3": (1, [])}, dice=(6, 6)), "die 6")
-    assert texts(state) == ["dive c1r1", "dive c3r3", "float c3r3"]
+    assert texts(state) == ["dive c1r1", "dive c3r3", "float c3r3", "pass"]
+
+
+@pytest.mark.parametrize("die", [5, 6])
+def test_on_a_5_or_a_6_the_player_may_leave_the_turtles_be(die: int) -> None:
+    """K13, K14: on a 5 the player "may" move a turtle, on a 6 "may" let one dive or float: `pass`
+    leaves every turtle as it is and goes on to the animals."""
+    state = sea(turtles={"c1r1": (4, ["red kagu"]), "c1r2": (4, [])}, dice=(die, die))
+    after = act(state, f"die {die}", "pass")
+    assert after["board"] == state["board"] and after["supply"] == state["supply"]
+    assert after["phase"] == "animals" and "kagu c1r2" in texts(after)
+    assert GAME.describe_log(act(state, f"die {die}"), 0, {"do": "pass"}) == "red: pass (no turtle moves)"
+
+
+@pytest.mark.parametrize("die", [1, 2, 3, 4])
+def test_on_1_to_4_a_turtle_must_move(die: int) -> None:
+    """K7: a die of 1-4 must move a turtle of its row (or put one in); there is no pass."""
+    state = act(sea(turtles={"c1r1": (4, []), "c1r2": (4, []), "c1r3": (4, []), "c1r4": (4, [])},
+                    dice=(die, die)), f"die {die}")
+    assert "pass" not in texts(state) and texts(state)
 
 
 def test_diving_turns_a_4_into_a_3_and_a_2_into_a_1() -> None:
@@ -154,7 +174,7 @@ def test_a_1_turtle_dives_away_and_its_animal_swims_home() -> None:
 def test_a_3_turtle_cannot_dive_without_a_small_tile_so_another_must() -> None:
     """K16: no small tile in the supply: the 3-turtle is no choice; another turtle dives."""
     state = act(sea(turtles={"c1r1": (3, []), "c2r2": (4, [])}, supply=(4, 0), dice=(6, 6)), "die 6")
-    assert texts(state) == ["dive c2r2", "float c1r1"]
+    assert texts(state) == ["dive c2r2", "float c1r1", "pass"]
 
 
 def test_a_turtle_whose_overflow_all_holds_a_clamp_grip_cannot_dive() -> None:
@@ -180,7 +200,7 @@ def test_floating_turns_1_into_2_and_3_into_4_and_swaps_a_2_for_a_large_tile() -
 def test_a_2_turtle_cannot_float_without_a_large_tile() -> None:
     """K17: 2 -> 3 needs a large tile in the supply."""
     state = act(sea(turtles={"c1r2": (2, [])}, supply=(0, 3), dice=(6, 6)), "die 6")
-    assert texts(state) == ["dive c1r2"]
+    assert texts(state) == ["dive c1r2", "pass"]
 
 
 def test_the_player_on_turn_chooses_who_is_thrown_off_a_full_diving_turtle() -> None:
