@@ -122,3 +122,41 @@ class Game(abc.ABC):
     def seat_names(self, config: Config) -> Sequence[str]:
         """Names of the seats (colours, for instance) in seat order."""
         return [f"seat {i}" for i in range(config.seats)]
+
+    # -- help for the players (optional: the client has generic words when these are absent) --
+
+    def explain_illegal(self, state: State, seat: int, known: Knowledge, text: str) -> str | None:
+        """Why ``text`` is not a legal action of ``seat`` now, in the game's own words
+        (``"the kagu has already moved this turn"``, ``"no turtle at c2r3"``), or ``None`` when the
+        game has nothing to say; the client then lists the legal actions. Called only for a text that
+        matches no legal action; ``known`` is what ``seat`` privately knows, so the reason may speak of
+        its hand but must not reveal anything else."""
+        return None
+
+    def decision_prompt(self, state: State, seat: int) -> str | None:
+        """What ``seat`` is asked to decide now, shown in the status line (``"keep 4 of your 6 action
+        cards"``), or ``None`` for the client's words (``"a move"``, ``"a secret choice"``). Public words:
+        the other seats read it too."""
+        return None
+
+    def action_help(self, state: State, action: Action) -> str | None:
+        """What ``action`` does, shown beside it while the player chooses (``"feeding: each of your
+        animals on the mainland scores 1"``), or ``None``: the client then shows the :meth:`glossary`
+        entries of the words in its text."""
+        return None
+
+    def rules_summary(self, config: Config) -> str:
+        """A short summary of the rules for the help screen (plain text, paragraphs separated by blank
+        lines). Empty by default: the client shows ``info.summary`` and says no summary is provided."""
+        return ""
+
+    def glossary(self, config: Config) -> Sequence[tuple[str, str]]:
+        """The cards, tiles or pieces of the game and what each does, as ``(name, what it does)`` pairs
+        (``("rest", "an animal on a turtle does not move this turn")``). The client lists them on a help
+        screen and beside any action whose text names them. None by default."""
+        return ()
+
+    def legend(self, config: Config) -> Sequence[tuple[str, str]]:
+        """What the symbols of :meth:`render` mean, as ``(symbol, meaning)`` pairs (``("~", "a flooded
+        place")``). None by default."""
+        return ()

@@ -1,33 +1,48 @@
-"""``atoll play GAME``: play a game in this terminal, one seat yours and bots at the others."""
+"""``atoll play GAME``: play a game in this terminal, your seat (or several people's) and bots at the
+others; ``atoll play --resume [FILE]`` goes on with a saved one.
+
+In a terminal it opens the full-screen client; with ``--plain``, ``TERM=dumb`` or input
+that is not a terminal it plays line by line (the prompt client), without escape codes
+on a dumb terminal.
+"""
 
 from __future__ import annotations
 
 import argparse
+import os
 import secrets
+import shlex
+import sys
 from collections.abc import Callable, Mapping
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from prompt_toolkit.input import Input
-from prompt_toolkit.output import Output
-
-from atoll.cli.common import add_game_arguments, registry
-from atoll.client.console import Console
-from atoll.client.local import LocalGame, start_local_game
-from atoll.client.prompt import PromptClient, Saver, SessionResult
-from atoll.client.saves import new_save_path
+from atoll.cli.common import add_game_arguments, atoll_command, game_name, registry, variant_name
 from atoll.errors import AtollError
 from atoll.registry import Registry
 
-HELP = "play a game in this terminal against bots (your seat at a prompt that completes legal moves)"
+if TYPE_CHECKING:  # prompt_toolkit is imported only when a game is played (atoll --help stays fast)
+    from prompt_toolkit.input import Input
+    from prompt_toolkit.output import Output
+
+    from atoll.client.console import Console
+    from atoll.client.local import LocalGame
+    from atoll.client.local_table import LocalTable
+    from atoll.client.prompt import Saver, SessionResult
+    from atoll.tui.screen import ScreenResult
+
+HELP = "play a game in this terminal against bots, or with friends at one keyboard (--humans)"
 
 #: Seeds offered when none is given: small enough to read out and type again.
 SEED_RANGE = 1_000_000_000
+#: Seconds to pause after each bot move in the full-screen client, so people can follow the game.
+BOT_PACE = 0.3
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the ``play`` options."""
-    add_game_arguments(parser)
+    add_game_arguments(parser, optional_game=True)
     parser.add_argument(
         "--bots", metavar="KIND[,KIND...]",
         help="bot kind for the other seats, or one kind per bot seat in seat order "
@@ -35,16 +50,121 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--seed", type=int, help="seed of the dice and shuffles (default: random, printed)")
     parser.add_argument("--seat", type=int, default=0, help="your seat, counted from 0 (default: 0)")
+    parser.add_argument("--humans", type=int, default=1, metavar="N",
+                        help="people taking turns at this keyboard, at the first N seats (default: 1)")
+    parser.add_argument("--name", help="your name at the table (remembered for next time)")
     parser.add_argument(
         "--save", type=Path, metavar="FILE",
         help="save the game to FILE, which must not exist (default: a new file in the data directory)",
     )
+    parser.add_argument(
+        "--resume", nargs="?", const="", metavar="FILE",
+        help="go on with a saved game (default: the newest unfinished one; `atoll saves` lists them)",
+    )
+    parser.add_argument("--plain", action="store_true",
+                        help="play line by line instead of full screen (as when TERM=dumb or piped)")
+    parser.add_argument("--ascii", action="store_true", help="draw seat marks with ASCII only")
 
 
 def run(args: argparse.Namespace) -> int:
     """Play the game."""
-    play(args, registry())
+    found = registry()
+    if full_screen_possible(args):
+        play_screen(args, found)
+    else:
+        if args.resume is not None or args.humans != 1:
+            what = "--resume" if args.resume is not None else "--humans"
+            raise AtollError(f"{what} needs the full-screen client: run it in a terminal, without --plain "
+                             "and with TERM set to your terminal's type")
+        play(args, found)
     return 0
+
+
+def full_screen_possible(args: argparse.Namespace, env: Mapping[str, str] | None = None) -> bool:
+    """Whether to open the full-screen client: a terminal on both ends, not dumb, not ``--plain``."""
+    env = os.environ if env is None else env
+    return (not args.plain and env.get("TERM", "") not in ("", "dumb")
+            and sys.stdin.isatty() and sys.stdout.isatty())
+
+
+def _names(args: argparse.Namespace, found: Registry) -> None:
+    """Accept the game and variant in any case."""
+    if args.game is None:
+        raise AtollError("name a game to play (`atoll games` lists them), or go on with one: --resume")
+    args.game = game_name(found, args.game)
+    args.variant = variant_name(found.game(args.game).info.variants, args.variant)
+
+
+# -- the full-screen client ---------------------------------------------------------
+
+
+def play_screen(
+    args: argparse.Namespace,
+    found: Registry,
+    *,
+    input: Input | None = None,
+    output: Output | None = None,
+    env: Mapping[str, str] | None = None,
+    clock: Callable[[], datetime] = datetime.now,
+    pace: float = BOT_PACE,
+) -> ScreenResult:
+    """Play full screen; ``input``, ``output``, ``env``, ``clock`` and ``pace`` are for tests.
+    Prints, once the screen is gone, the result and how to resume or replay the game."""
+    import asyncio
+
+    from atoll.client.saves import remember_name, remembered_name
+    from atoll.tui.palette import Look
+    from atoll.tui.screen import TableScreen
+
+    if args.name:
+        remember_name(args.name, env)
+    table = _open_table(args, found, remembered_name(env), env, clock, pace)
+    command = atoll_command()
+    path = table.save_path
+
+    def hint() -> str | None:
+        if path is None:
+            return None
+        if table.results() is not None:
+            return f"replay it with: {command} replay {shlex.quote(str(path))}"
+        return f"it is saved; go on later with: {command} play --resume {shlex.quote(str(path))}"
+
+    encoding = (getattr(sys.stdout, "encoding", "") or "").lower()
+    look = Look(unicode=not args.ascii and encoding.startswith("utf"), palette=True)
+    screen = TableScreen(table, look=look, input=input, output=output, leave_hint=hint)
+    result = asyncio.run(screen.run())
+    for line in result.lines:
+        print(line)
+    return result
+
+
+def _open_table(
+    args: argparse.Namespace, found: Registry, name: str | None, env: Mapping[str, str] | None,
+    clock: Callable[[], datetime], pace: float,
+) -> LocalTable:
+    from atoll.client.local import new_local_table, resume_local_table
+    from atoll.client.saves import latest_unfinished, new_save_path
+
+    if args.resume is not None:
+        path = Path(args.resume) if args.resume else latest_unfinished(env)
+        if path is None:
+            raise AtollError("no unfinished game is saved; start one with: atoll play GAME")
+        return resume_local_table(found, path, pace=pace)
+    _names(args, found)
+    if args.save is not None and args.save.exists():
+        raise AtollError(f"{args.save} already exists; choose a new file name for --save")
+    seed = args.seed if args.seed is not None else secrets.randbelow(SEED_RANGE)
+    kinds = [k.strip() for k in args.bots.split(",")] if args.bots else []
+    path = args.save if args.save is not None else new_save_path(args.game, clock(), env)
+    names = {args.seat: name} if name and args.humans == 1 else {}
+    table = new_local_table(found, args.game, seed=seed, seats=args.seats, variant=args.variant,
+                            humans=args.humans, seat=args.seat, bots=kinds, names=names, save_path=path,
+                            pace=pace)
+    table.autosave()  # a save path that cannot be written is told now, before the game
+    return table
+
+
+# -- the line-by-line client ----------------------------------------------------------
 
 
 def play(
@@ -56,7 +176,13 @@ def play(
     env: Mapping[str, str] | None = None,
     clock: Callable[[], datetime] = datetime.now,
 ) -> SessionResult:
-    """Play with the games of ``found``; ``input``, ``output``, ``env`` and ``clock`` are for tests."""
+    """Play line by line with the games of ``found``; ``input``, ``output``, ``env`` and ``clock`` are
+    for tests. A dumb terminal gets plain text without escape codes."""
+    from atoll.client.console import Console
+    from atoll.client.local import start_local_game
+    from atoll.client.prompt import PromptClient
+
+    _names(args, found)
     if args.save is not None and args.save.exists():
         raise AtollError(f"{args.save} already exists; choose a new file name for --save")
     seed = args.seed if args.seed is not None else secrets.randbelow(SEED_RANGE)
@@ -66,14 +192,15 @@ def play(
     )
     model = local.model
     config = model.match.config
-    console = Console(output)
+    dumb = (os.environ if env is None else env).get("TERM") == "dumb" and output is None
+    console = Console(output, plain=dumb)
     console.say(
         f"{model.game.info.title}, {config.seats} seats, variant {config.variant}; "
         f"you are {model.game.seat_names(config)[model.seat]}", "bold",
     )
     console.say(f"seed {seed} (play the same deal again with --seed {seed}); type help for help")
     saver = _saver(local, args.save, console, env, clock)
-    return PromptClient(model, console, saver, input=input, output=output).run()
+    return PromptClient(model, console, saver, input=input, output=output, command=atoll_command()).run()
 
 
 def _saver(
@@ -84,6 +211,7 @@ def _saver(
     clock: Callable[[], datetime],
 ) -> Saver:
     """Save to the named file; if that fails, say why and save to the data directory instead."""
+    from atoll.client.saves import new_save_path
 
     def save() -> Path:
         if named is not None:

@@ -1,31 +1,45 @@
-"""``atoll replay FILE``: play a saved game back and print its final state and result."""
+"""``atoll replay FILE``: step through a saved game in the terminal, or print its final state and
+result when the output is not a terminal (or with ``--plain``)."""
 
 from __future__ import annotations
 
 import argparse
+import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 from atoll.cli.common import registry
-from atoll.engine import load, replay
 from atoll.game import Game
+from atoll.jsondata import JSON
 
-HELP = "play a saved game back, checking every step, and print its final state and result"
+HELP = "step through a saved game (every step checked), or print its final state and result"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the ``replay`` options."""
-    parser.add_argument("file", type=Path, help="a saved game (JSON lines, as `atoll play --save` writes)")
+    parser.add_argument("file", type=Path,
+                        help="a saved game (as `atoll play` writes; `atoll saves` lists them)")
+    parser.add_argument("--plain", action="store_true",
+                        help="print the final state and result instead of stepping through the game")
 
 
-def plain(game: Game, fragments_of: dict[str, object]) -> str:
+def plain(game: Game, view: Mapping[str, JSON]) -> str:
     """A view rendered as plain text."""
-    return "".join(text for _, text in game.render(fragments_of))
+    return "".join(text for _, text in game.render(view))
 
 
 def run(args: argparse.Namespace) -> int:
     """Replay the file."""
-    saved = load(args.file)
+    from atoll.client.saves import read_save
+    from atoll.engine import replay
+
+    saved = read_save(args.file).saved
     game = registry().game(saved.game)
+    if not args.plain and sys.stdin.isatty() and sys.stdout.isatty():
+        from atoll.cli.cmd_play import full_screen_possible
+
+        if full_screen_possible(args):
+            return _step_through(game, args.file)
     match = replay(game, saved)
     print(plain(game, match.view(None)))
     end = match.results()
@@ -39,4 +53,14 @@ def run(args: argparse.Namespace) -> int:
     print(f"replayed {len(saved.events)} events of {game.info.title}: every step checks")
     print(f"scores: {scores}")
     print(f"winner: {winners}")
+    return 0
+
+
+def _step_through(game: Game, path: Path) -> int:
+    from atoll.client.saves import read_save
+    from atoll.tui.replay import ReplayScreen, frames
+
+    saved = read_save(path).saved
+    screen = ReplayScreen(game, saved, frames(game, saved))
+    screen.app.run()
     return 0

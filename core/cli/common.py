@@ -1,10 +1,17 @@
-"""Pieces the subcommands share: the registry, warnings about broken plugins, seat checks."""
+"""Pieces the subcommands share: the registry, warnings about broken plugins, the game arguments,
+names matched regardless of case, and how to print a command that works as printed."""
 
 from __future__ import annotations
 
 import argparse
+import os
+import shlex
+import shutil
 import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
 
+from atoll.errors import UnknownGame
 from atoll.registry import Registry, load_registry
 
 
@@ -17,8 +24,47 @@ def registry(*, quiet: bool = False) -> Registry:
     return found
 
 
-def add_game_arguments(parser: argparse.ArgumentParser) -> None:
+def add_game_arguments(parser: argparse.ArgumentParser, *, optional_game: bool = False) -> None:
     """The arguments every command that sets up a game takes: the game, its variant and seats."""
-    parser.add_argument("game", help="the game's name, as `atoll games` lists it")
+    if optional_game:
+        parser.add_argument("game", nargs="?", help="the game's name, as `atoll games` lists it")
+    else:
+        parser.add_argument("game", help="the game's name, as `atoll games` lists it")
     parser.add_argument("--variant", help="a variant of the game (default: the game's own)")
     parser.add_argument("--seats", type=int, help="how many seats (default: the fewest the game takes)")
+
+
+def game_name(found: Registry, typed: str) -> str:
+    """The installed game ``typed`` names, ignoring case (``Kariba`` is ``kariba``); the typed name
+    itself when none fits, so the registry's error lists the installed games."""
+    if typed in found.games:
+        return typed
+    fitting = [name for name in found.games if name.casefold() == typed.casefold()]
+    if len(fitting) == 1:
+        return fitting[0]
+    installed = ", ".join(sorted(found.games)) or "none"
+    raise UnknownGame(f"no game {typed!r} is installed (installed: {installed})")
+
+
+def variant_name(variants: Sequence[str], typed: str | None) -> str | None:
+    """The variant ``typed`` names, ignoring case (``Experienced`` is ``experienced``); the typed
+    name itself when none fits, so the game's own error lists its variants."""
+    if typed is None or typed in variants:
+        return typed
+    fitting = [name for name in variants if name.casefold() == typed.casefold()]
+    return fitting[0] if len(fitting) == 1 else typed
+
+
+def atoll_command(argv0: str | None = None, env: Mapping[str, str] | None = None) -> str:
+    """How to call atoll in a printed hint, so it works when pasted: ``atoll`` when that is the
+    program on the PATH, else the full path of the program that runs now (a venv's ``bin/atoll``
+    that is not activated), else ``python -m atoll.cli.main`` with this Python."""
+    argv0 = sys.argv[0] if argv0 is None else argv0
+    env = os.environ if env is None else env
+    program = Path(argv0)
+    if program.name == "atoll" and program.exists():
+        on_path = shutil.which("atoll", path=env.get("PATH", ""))
+        if on_path is not None and Path(on_path).resolve() == program.resolve():
+            return "atoll"
+        return shlex.quote(str(program.resolve()))
+    return f"{shlex.quote(sys.executable)} -m atoll.cli.main"

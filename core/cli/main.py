@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.metadata
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from atoll.errors import AtollError
 
@@ -13,31 +14,67 @@ from atoll.errors import AtollError
 COMMANDS = {
     "audit": "atoll.cli.cmd_audit",
     "games": "atoll.cli.cmd_games",
+    "host": "atoll.cli.cmd_host",
+    "join": "atoll.cli.cmd_join",
     "play": "atoll.cli.cmd_play",
     "replay": "atoll.cli.cmd_replay",
+    "saves": "atoll.cli.cmd_saves",
     "sim": "atoll.cli.cmd_sim",
 }
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with every subcommand."""
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The argument parser with every subcommand.
+
+    Given ``argv`` naming a subcommand, only that subcommand's module is
+    imported (the others are parsed by name only), so a command starts fast
+    and does not depend on the others loading. A module that fails to import
+    is reported when its command is asked for, not before.
+    """
     parser = argparse.ArgumentParser(
         prog="atoll",
         description="Peer-to-peer tabletop games for LAN parties: fair dice and cards, no trusted server.",
     )
+    parser.add_argument("--version", action="version", version=f"atoll {version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
+    wanted = next((arg for arg in argv or () if not arg.startswith("-")), None)
+    only = wanted if wanted in COMMANDS else None
     for name, module_name in COMMANDS.items():
-        module = importlib.import_module(module_name)
+        if only is not None and name != only:
+            sub.add_parser(name)
+            continue
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError as exc:
+            broken = sub.add_parser(name, help=f"(cannot be loaded: {exc})")
+            broken.set_defaults(run=_unavailable(name, exc))
+            continue
         command = sub.add_parser(name, help=module.HELP, description=module.HELP)
         module.add_arguments(command)
         command.set_defaults(run=module.run)
     return parser
 
 
+def _unavailable(name: str, problem: ImportError) -> Callable[[argparse.Namespace], int]:
+    def run(args: argparse.Namespace) -> int:
+        raise AtollError(f"this command cannot be loaded ({problem}); reinstall atoll")
+
+    return run
+
+
+def version() -> str:
+    """The installed atoll's version (``unknown`` when it runs from an uninstalled source tree)."""
+    try:
+        return importlib.metadata.version("atoll")
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    args = build_parser(argv).parse_args(argv)
     try:
         status: int = args.run(args)
     except AtollError as exc:

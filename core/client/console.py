@@ -28,21 +28,26 @@ class Console:
     """Prints styled fragments (colour where the terminal has it) and keeps their plain text.
 
     ``output`` is prompt_toolkit's output (``None``: this terminal, or plain
-    text when stdout is a file or pipe). ``transcript`` holds every printed
+    text when stdout is a file or pipe); ``plain`` prints bare text with no
+    escape codes (``TERM=dumb``). ``transcript`` holds every printed
     block as plain text, which is what tests read.
     """
 
-    def __init__(self, output: Output | None = None) -> None:
+    def __init__(self, output: Output | None = None, *, plain: bool = False) -> None:
         self._output = output
+        self._plain = plain
         self.transcript: list[str] = []
 
     def show(self, fragments: Fragments) -> None:
         """Print styled ``fragments``, ending the line if they do not."""
         text = "".join(part for _, part in fragments)
         end = "" if text.endswith("\n") else "\n"
+        self.transcript.append(text.rstrip("\n"))
+        if self._plain:  # a dumb terminal or a pipe gets the text and no escape codes at all
+            print(text, end=end, flush=True)
+            return
         checked = FormattedText([(usable_style(style), part) for style, part in fragments])
         print_formatted_text(checked, end=end, output=self._output)
-        self.transcript.append(text.rstrip("\n"))
 
     def say(self, text: str, style: str = "") -> None:
         """Print one line (or several) of text in ``style``."""

@@ -8,6 +8,7 @@ action texts. The game itself lives in :class:`~atoll.client.model.GameModel`.
 from __future__ import annotations
 
 import enum
+import shlex
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -80,6 +81,7 @@ class PromptClient:
     ``input`` and ``output`` default to this terminal; tests pass a pipe input
     and ``DummyOutput``. Piped (non-terminal) input works too: lines are read
     as typed, and the end of the input leaves the game as Ctrl-D does.
+    ``command`` is how to call atoll in a printed hint.
     """
 
     def __init__(
@@ -90,8 +92,10 @@ class PromptClient:
         *,
         input: Input | None = None,
         output: Output | None = None,
+        command: str = "atoll",
     ) -> None:
         self.model = model
+        self._command_name = command
         self.console = console
         self._saver = saver
         # Piped input is not typed live: the completion menu and the space kept for it only
@@ -209,7 +213,7 @@ class PromptClient:
                 self.console.say(f"could not save the game: {exc}", "fg:ansired")
             else:
                 self.console.say(f"saved to {saved}")
-                self.console.say(f"replay it with: atoll replay {saved}")
+                self.console.say(f"replay it with: {self._command_name} replay {shlex.quote(str(saved))}")
         elif ending is Ending.QUIT:
             self.console.say("left without saving")
         return SessionResult(ending, saved, tuple(self.console.transcript))

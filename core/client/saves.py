@@ -1,11 +1,18 @@
-"""Where games are saved when the player names no file: the user's data directory."""
+"""Saved games on this machine: where they go, reading one back with a clear error, listing them;
+and the few things the client remembers (the player's name)."""
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+
+from atoll.engine.save import SavedGame, load
+from atoll.errors import AtollError, CorruptSave
+from atoll.jsondata import JSON
 
 
 def data_dir(env: Mapping[str, str] | None = None) -> Path:
@@ -32,3 +39,118 @@ def new_save_path(game: str, when: datetime, env: Mapping[str, str] | None = Non
         path = folder / f"{stem}-{number}.jsonl"
         number += 1
     return path
+
+
+@dataclass(frozen=True)
+class SaveFile:
+    """A save read back with the client's record: who played which seat, and whether it ended."""
+
+    path: Path
+    saved: SavedGame
+    client: dict[str, JSON]
+    """The footer's ``"client"`` record (people, bots, names); empty for saves written elsewhere."""
+
+    @property
+    def finished(self) -> bool:
+        """Whether the game reached its end."""
+        return self.saved.results is not None
+
+
+def read_save(path: Path) -> SaveFile:
+    """Read a save, checking first what :func:`atoll.engine.load` would stumble on; raises
+    :class:`CorruptSave` with one line naming the problem and, where there is one, the line number."""
+    if not path.exists():
+        raise CorruptSave(f"{path}: no such file")
+    if path.is_dir():
+        raise CorruptSave(f"{path} is a folder, not a saved game")
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise CorruptSave(f"cannot read {path}: {exc.strerror}") from exc
+    if not data.strip():
+        raise CorruptSave(f"{path} is empty, not a saved game")
+    lines = data.split(b"\n")
+    for number, line in enumerate(lines, 1):
+        if b"\0" in line:
+            raise CorruptSave(f"{path}:{number}: binary data, not a saved game (JSON lines)")
+        try:
+            line.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise CorruptSave(f"{path}:{number}: not UTF-8 text, so not a saved game") from exc
+    if not data.endswith(b"\n"):
+        raise CorruptSave(f"{path}:{len(lines)}: the file is cut short (its last line is unfinished)")
+    saved = load(path)
+    footer = json.loads(lines[-2])
+    client = footer.get("client") if isinstance(footer, dict) else None
+    return SaveFile(path, saved, client if isinstance(client, dict) else {})
+
+
+@dataclass(frozen=True)
+class SaveSummary:
+    """One line of `atoll saves`: a save file and what it holds."""
+
+    path: Path
+    game: str
+    seats: int
+    variant: str
+    modified: datetime
+    finished: bool
+
+
+def list_saves(env: Mapping[str, str] | None = None) -> tuple[list[SaveSummary], list[str]]:
+    """The saves in the data directory, newest first, and one line for each file that is not a save."""
+    folder = data_dir(env) / "games"
+    found: list[SaveSummary] = []
+    problems: list[str] = []
+    if not folder.is_dir():
+        return found, problems
+    for path in sorted(folder.glob("*.jsonl")):
+        try:
+            save_file = read_save(path)
+        except AtollError as exc:
+            problems.append(str(exc))
+            continue
+        saved = save_file.saved
+        modified = datetime.fromtimestamp(path.stat().st_mtime)
+        found.append(SaveSummary(path, saved.game, saved.config.seats, saved.config.variant, modified,
+                                 save_file.finished))
+    found.sort(key=lambda s: (s.modified, s.path.name), reverse=True)
+    return found, problems
+
+
+def latest_unfinished(env: Mapping[str, str] | None = None) -> Path | None:
+    """The newest save in the data directory of a game that has not ended, or ``None``."""
+    saves, _ = list_saves(env)
+    for summary in saves:
+        if not summary.finished:
+            return summary.path
+    return None
+
+
+def settings_path(env: Mapping[str, str] | None = None) -> Path:
+    """Where the client keeps what it remembers (the player's name)."""
+    return data_dir(env) / "settings.json"
+
+
+def remembered_name(env: Mapping[str, str] | None = None) -> str | None:
+    """The player's name given last time, or ``None``; a broken settings file is ignored."""
+    try:
+        settings = json.loads(settings_path(env).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    name = settings.get("name") if isinstance(settings, dict) else None
+    return name if isinstance(name, str) and name.strip() else None
+
+
+def remember_name(name: str, env: Mapping[str, str] | None = None) -> None:
+    """Keep ``name`` for next time (other settings in the file are kept)."""
+    path = settings_path(env)
+    try:
+        settings = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        settings = {}
+    if not isinstance(settings, dict):
+        settings = {}
+    settings["name"] = name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(settings, indent=2) + "\n", encoding="utf-8")

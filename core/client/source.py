@@ -1,0 +1,142 @@
+"""What a table screen reads: the :class:`TableSource` interface, and the small values it returns.
+
+A local game (:class:`atoll.client.local_table.LocalTable`) implements it now; a
+network table implements the same methods later, so one screen draws both. The
+screen never touches the engine: it reads through these methods on every
+redraw and calls :meth:`TableSource.submit` with what the player typed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Coroutine, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from atoll.errors import AtollError
+from atoll.game import Fragments, Game
+from atoll.types import Config, Results
+
+
+class Refused(AtollError):
+    """A typed text that is not a legal action now; the message says why, in the game's words if it can.
+
+    ``candidates`` are the legal texts the typed one could have meant (an
+    ambiguous beginning), empty when it fits none.
+    """
+
+    def __init__(self, message: str, candidates: Sequence[str] = ()) -> None:
+        super().__init__(message)
+        self.candidates = tuple(candidates)
+
+
+@dataclass(frozen=True)
+class LogLine:
+    """One line of the game log: who acted (``None``: chance) and what happened, in public words.
+
+    ``private`` is the acting seat's own wording (its sealed choice), shown to that seat only.
+    """
+
+    seat: int | None
+    text: str
+    private: str | None = None
+
+    def seen_by(self, viewer: int | None) -> str:
+        """The line as ``viewer`` may read it."""
+        if self.private is not None and viewer is not None and viewer == self.seat:
+            return self.private
+        return self.text
+
+
+@dataclass(frozen=True)
+class SeatLine:
+    """One seat as the seats panel shows it."""
+
+    seat: int
+    name: str
+    """The game's seat name (``"red"``), the player's own name beside it if known."""
+    who: str
+    """Who sits there: ``"you"``, ``"random bot"``, a player's name."""
+    to_act: bool
+    """Whether this seat is to decide now."""
+    local: bool
+    """Whether a person at this terminal plays it."""
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """What the table waits for now."""
+
+    seat: int | None
+    """The seat to decide, or ``None`` (chance, the game over, or nothing yet)."""
+    text: str
+    """The status line: ``"blue (search bot) is thinking…"``, ``"your turn (red): a move"``."""
+    local: bool
+    """Whether a person at this terminal is to type now (then :attr:`seat` is theirs)."""
+    secret: bool = False
+    """Whether the decision is sealed (the others learn only that a choice was made)."""
+    over: bool = False
+    """Whether the game has ended."""
+
+
+class TableSource(Protocol):
+    """One table as the screen sees it: the game, its view and log, whose turn, and a way to act.
+
+    Seats typed at this terminal are :meth:`humans` (one, or several in a
+    hot-seat game). Reading methods are cheap and called on every redraw;
+    :meth:`run` is the table's background task.
+    """
+
+    game: Game
+    config: Config
+
+    def title(self) -> str:
+        """A one-line title: the game, variant and seats."""
+
+    def humans(self) -> Sequence[int]:
+        """The seats typed at this terminal, in seat order."""
+
+    def board(self, viewer: int | None) -> Fragments:
+        """The game's drawing of what ``viewer`` (``None``: a spectator) may see."""
+
+    def log(self) -> Sequence[LogLine]:
+        """The whole game log so far, oldest first."""
+
+    def seats(self) -> Sequence[SeatLine]:
+        """Every seat in order, for the seats panel."""
+
+    def waiting(self) -> Waiting:
+        """What the table waits for now."""
+
+    def texts(self, seat: int) -> Sequence[str]:
+        """The legal action texts of ``seat`` now, in the game's order (empty unless it is to decide)."""
+
+    def action_help(self, seat: int, text: str) -> str | None:
+        """What the legal action ``text`` of ``seat`` does, or ``None``."""
+
+    def submit(self, seat: int, text: str) -> str:
+        """``seat`` takes the action ``text`` names; returns the action's full text.
+
+        Raises :class:`Refused` with the reason, changing nothing, when the
+        text names no single legal action of ``seat`` now.
+        """
+
+    def results(self) -> Results | None:
+        """The results once the game is over, else ``None``."""
+
+    def can_undo(self, seat: int) -> bool:
+        """Whether ``seat`` may take back its latest action now (local games against bots only)."""
+
+    def undo(self, seat: int) -> None:
+        """Take back ``seat``'s latest action and everything after it."""
+
+    def run(self, changed: Callable[[], None]) -> Coroutine[Any, Any, None]:
+        """The table's background task: let the others act, calling ``changed`` after each change;
+        it ends when the game does. It never raises into the event loop: a failure becomes a log
+        line and :meth:`problem`."""
+
+    def problem(self) -> str | None:
+        """Why the table stopped early (a bot or a peer failed), or ``None``."""
+
+    def leave(self) -> str | None:
+        """The player leaves: keep what is needed to come back; returns a line to print (where the
+        game was saved and how to resume it), or ``None``."""

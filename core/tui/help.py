@@ -1,0 +1,109 @@
+"""The help screens: keys and commands, and the game's own texts (rules summary, cards or tiles,
+legend) from its optional hooks, with plain words when a game provides none. Nothing here is
+game-specific: every game word comes from the plugin."""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Sequence
+
+from atoll.client.source import LogLine
+from atoll.engine.match import normal_text
+from atoll.game import Fragments, Game
+from atoll.types import Config
+
+#: Help topics: the command a player types, the key, and what it shows.
+TOPICS: dict[str, tuple[str, str]] = {
+    "help": ("F1", "these keys and commands"),
+    "rules": ("F2", "a summary of the rules"),
+    "cards": ("F3", "the cards, tiles or pieces and what each does"),
+    "legend": ("F4", "what the symbols on the board mean"),
+    "log": ("F5", "the whole game log"),
+}
+#: Commands besides the help topics.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "undo": ("F6", "take back your latest move (local games against bots)"),
+    "quit": ("Ctrl-C", "leave the game (asks first; a local game is saved and can be resumed)"),
+}
+WIDTH = 76
+
+
+def keys_help() -> Fragments:
+    """The keys and commands, and how to type an action."""
+    lines: Fragments = [
+        ("bold", "Typing a move\n"),
+        ("", _wrap("Type an action as listed, or any unique beginning of it; case and extra spaces do not "
+                   "matter, and short forms work when only one action fits (\"play mouse\" for "
+                   "\"play 1 mouse\"). The list of fitting actions opens as you type; Tab completes the "
+                   "part they share, or steps through them; Enter plays. A refused text stays in the "
+                   "line with the reason below it.") + "\n\n"),
+        ("bold", "Keys and commands\n"),
+    ]
+    for name, (key, what) in {**TOPICS, **COMMANDS}.items():
+        lines.append(("", f"  {key:<7} {name:<7} {what}\n"))
+    lines.append(("", "\n  A command typed at the prompt works too; if an action is called like a command,\n"
+                      "  type /command for the command.  Esc or q closes a help screen; PgUp/PgDn scroll.\n"))
+    return lines
+
+
+def rules_help(game: Game, config: Config) -> Fragments:
+    """The rules summary the game provides, or its one-line summary and a word that there is none."""
+    info = game.info
+    head: Fragments = [("bold", f"{info.title} ({config.variant}), {config.seats} seats\n\n")]
+    summary = game.rules_summary(config).strip()
+    if summary:
+        paragraphs = [_wrap(p) for p in summary.split("\n\n")]
+        return [*head, ("", "\n\n".join(paragraphs) + "\n")]
+    return [*head, ("", _wrap(info.summary or "") + "\n\n"),
+            ("italic", f"{info.title} gives no rules summary; its rules page has the rules in full.\n")]
+
+
+def pairs_help(title: str, pairs: Sequence[tuple[str, str]], missing: str) -> Fragments:
+    """A list of ``(name, meaning)`` pairs (cards, or the legend), or ``missing`` when there are none."""
+    if not pairs:
+        return [("bold", f"{title}\n\n"), ("italic", missing + "\n")]
+    width = min(max(len(name) for name, _ in pairs), 18)
+    lines: Fragments = [("bold", f"{title}\n\n")]
+    for name, meaning in pairs:
+        wrapped = textwrap.wrap(meaning, WIDTH - width - 4) or [""]
+        lines.append(("bold", f"  {name:<{width}}  "))
+        lines.append(("", wrapped[0] + "\n"))
+        lines.extend(("", " " * (width + 4) + more + "\n") for more in wrapped[1:])
+    return lines
+
+
+def cards_help(game: Game, config: Config) -> Fragments:
+    """The game's cards, tiles or pieces and what each does."""
+    return pairs_help("Cards, tiles and pieces", game.glossary(config),
+                      f"{game.info.title} lists no cards or tiles; the rules summary (F2) has the rules.")
+
+
+def legend_help(game: Game, config: Config) -> Fragments:
+    """What the board's symbols mean, and the seat marks the client adds."""
+    return pairs_help("Legend", game.legend(config),
+                      f"{game.info.title} gives no legend; its board names what it shows in words.")
+
+
+def log_help(lines: Sequence[LogLine], viewer: int | None) -> Fragments:
+    """The whole game log as ``viewer`` may read it, numbered."""
+    if not lines:
+        return [("bold", "Game log\n\n"), ("italic", "nothing has happened yet\n")]
+    out: Fragments = [("bold", f"Game log ({len(lines)} lines)\n\n")]
+    out.extend(("", f"{number:>4}  {line.seen_by(viewer)}\n") for number, line in enumerate(lines, 1))
+    return out
+
+
+def glossary_for(game: Game, config: Config, text: str) -> str | None:
+    """The glossary entries of the names an action text mentions, as one line (``"rest: ...; sleep:
+    ..."``), or ``None`` when it mentions none: what an action does when the game does not say."""
+    words = normal_text(text).split()
+    found = []
+    for name, meaning in game.glossary(config):
+        key = normal_text(name)
+        if key and (key in words or (" " in key and key in normal_text(text))):
+            found.append(f"{name}: {meaning}")
+    return "; ".join(found) if found else None
+
+
+def _wrap(text: str) -> str:
+    return "\n".join(textwrap.wrap(" ".join(text.split()), WIDTH))

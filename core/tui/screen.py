@@ -1,0 +1,606 @@
+"""The table screen: a full-screen prompt_toolkit application over a :class:`TableSource`.
+
+The board stays at the top where it is; the log scrolls in its own pane (beside the board on a
+large terminal, below it on an 80x24 one); the seats panel marks each seat with a symbol and a
+digit; the status line says what the table waits for; the prompt completes the legal actions.
+Every control reads the source through callables, so each redraw is fresh.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from prompt_toolkit.application import Application
+from prompt_toolkit.buffer import Buffer
+from prompt_toolkit.data_structures import Point, Size
+from prompt_toolkit.filters import Condition
+from prompt_toolkit.input import Input
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.layout import (
+    BufferControl,
+    ConditionalContainer,
+    Container,
+    DynamicContainer,
+    Float,
+    FloatContainer,
+    FormattedTextControl,
+    HSplit,
+    Layout,
+    VSplit,
+    Window,
+)
+from prompt_toolkit.layout.dimension import Dimension
+from prompt_toolkit.layout.menus import CompletionsMenu
+from prompt_toolkit.layout.processors import BeforeInput
+from prompt_toolkit.output import Output
+from prompt_toolkit.styles import Style
+
+from atoll.client.matching import common_part
+from atoll.client.source import Refused, TableSource, Waiting
+from atoll.engine.match import normal_text
+from atoll.errors import AtollError
+from atoll.game import Fragments
+from atoll.tui.completion import ActionCompleter
+from atoll.tui.help import (
+    COMMANDS,
+    TOPICS,
+    cards_help,
+    glossary_for,
+    keys_help,
+    legend_help,
+    log_help,
+    rules_help,
+)
+from atoll.tui.palette import Look, plain, styled
+
+#: A terminal at least this wide puts the seats and the log beside the board.
+ROOMY_EXTRA = 34
+#: Lines the compact layout keeps for everything but the board (title, seats, log, status, prompt, hint).
+COMPACT_RESERVE = 7
+STYLE = Style.from_dict({
+    "title": "reverse bold",
+    "status": "reverse",
+    "status.mine": "reverse bold",
+    "prompt": "bold",
+    "prompt.secret": "bold fg:#cc79a7",
+    "prompt.waiting": "fg:ansibrightblack",
+    "refused": "fg:#d55e00 bold",
+    "hint": "fg:ansibrightblack",
+    "news": "bold",
+    "frame": "fg:ansibrightblack",
+    "question": "reverse bold",
+    "command": "italic",
+})
+
+
+class Ending(enum.Enum):
+    """How the player left the table screen."""
+
+    FINISHED = "finished"
+    """The game ended and the player closed the result screen."""
+    LEFT = "left"
+    """The player left before the end (after saying yes)."""
+
+
+@dataclass
+class ScreenResult:
+    """How the screen ended and the lines to print once it is gone."""
+
+    ending: Ending
+    lines: list[str] = field(default_factory=list)
+
+
+class TableScreen:
+    """The table screen for ``source``; ``look`` chooses symbols and palette.
+
+    ``input`` and ``output`` default to this terminal; tests pass a pipe input
+    and ``DummyOutput``. ``leave_hint`` gives the line that says how to come
+    back after leaving (``None``: none).
+    """
+
+    def __init__(
+        self,
+        source: TableSource,
+        *,
+        look: Look | None = None,
+        input: Input | None = None,
+        output: Output | None = None,
+        leave_hint: Callable[[], str | None] | None = None,
+    ) -> None:
+        self.source = source
+        self.look = look or Look()
+        humans = list(source.humans())
+        self.viewer: int = humans[0]
+        self.handoff: int | None = None
+        self.overlay: Callable[[], Fragments] | None = None
+        self.overlay_scroll = 0
+        self.asking = False
+        self.message: Fragments = []
+        self._leave_hint = leave_hint
+        self._seen_log = 0  # log lines the viewer had seen when it last moved
+        self._was_mine = False
+        self._memo_stamp: object = None
+        self._memo_values: dict[str, Any] = {}
+        self.buffer = Buffer(
+            completer=ActionCompleter(self._legal_texts, self._commands, self._explain),
+            complete_while_typing=True,
+            multiline=False,
+            accept_handler=self._accept,
+        )
+        self.buffer.on_text_changed += lambda _: self._clear_message()
+        self.app: Application[ScreenResult] = Application(
+            layout=Layout(self._root(), focused_element=self.buffer),
+            key_bindings=self._keys(),
+            style=STYLE,
+            full_screen=True,
+            input=input,
+            output=output,
+        )
+
+    # -- running --------------------------------------------------------------------
+
+    async def run(self) -> ScreenResult:
+        """Show the table until the player leaves; the source's background task runs meanwhile."""
+        self.app.create_background_task(self.source.run(self._changed))
+        return await self.app.run_async()
+
+    def _changed(self) -> None:
+        """The source changed: hand the keyboard over in a hot-seat game, ring when a turn comes."""
+        waiting = self.source.waiting()
+        mine = waiting.local and waiting.seat is not None
+        if mine and waiting.seat != self.viewer and waiting.seat is not None:
+            self.handoff = waiting.seat
+            self.buffer.reset()
+        if mine and not self._was_mine:
+            self.app.output.bell()
+        self._was_mine = mine
+        self.app.invalidate()
+
+    # -- reading the source ---------------------------------------------------------
+
+    def _waiting(self) -> Waiting:
+        return self.source.waiting()
+
+    def _my_turn(self) -> bool:
+        waiting = self._waiting()
+        return waiting.local and waiting.seat == self.viewer and self.handoff is None
+
+    def _memo(self, what: str, make: Callable[[], Any]) -> Any:
+        """``make()``, computed once per state of the table: a redraw reads the board and the legal
+        texts several times, and a game may take a while to list its actions."""
+        log = self.source.log()
+        stamp = (len(log), log[-1] if log else None, self.viewer, self._my_turn())
+        if self._memo_stamp != stamp:
+            self._memo_stamp = stamp
+            self._memo_values = {}
+        if what not in self._memo_values:
+            self._memo_values[what] = make()
+        return self._memo_values[what]
+
+    def _legal_texts(self) -> list[str]:
+        texts: list[str] = self._memo(
+            "texts", lambda: list(self.source.texts(self.viewer)) if self._my_turn() else [])
+        return texts
+
+    def _commands(self) -> dict[str, str]:
+        commands = {name: what for name, (_, what) in TOPICS.items()}
+        commands.update((name, what) for name, (_, what) in COMMANDS.items())
+        return commands
+
+    def _explain(self, text: str) -> str | None:
+        said = self.source.action_help(self.viewer, text)
+        return said or glossary_for(self.source.game, self.source.config, text)
+
+    def _size(self) -> Size:
+        app = getattr(self, "app", None)  # the layout is first walked before the application exists
+        return app.output.get_size() if app is not None else Size(rows=24, columns=80)
+
+    def _roomy(self) -> bool:
+        size = self._size()
+        return size.columns >= self._board_width() + ROOMY_EXTRA and size.rows >= 30
+
+    def _board(self) -> Fragments:
+        board: Fragments = self._memo("board", lambda: self.look.recolour(self.source.board(self.viewer)))
+        return board
+
+    def _board_lines(self) -> list[str]:
+        lines: list[str] = self._memo("lines", lambda: plain(self._board()).rstrip("\n").split("\n"))
+        return lines
+
+    def _board_width(self) -> int:
+        return max((len(line) for line in self._board_lines()), default=0)
+
+    def _board_height(self, width: int) -> int:
+        return sum(max(1, -(-len(line) // max(width, 1))) for line in self._board_lines())
+
+    # -- layout ---------------------------------------------------------------------
+
+    def _root(self) -> Container:
+        compact_board = Window(FormattedTextControl(styled(self._board)), wrap_lines=True,
+                               height=lambda: self._compact_board_height())
+        roomy_board = Window(FormattedTextControl(styled(self._board)), wrap_lines=True,
+                             width=lambda: Dimension.exact(self._board_width() + 1))
+        compact = HSplit([
+            compact_board,
+            Window(FormattedTextControl(styled(self._seats_line)), height=1, style="class:frame"),
+            self._log_window(),
+        ])
+        roomy = VSplit([
+            roomy_board,
+            Window(width=1, char="│", style="class:frame"),
+            HSplit([
+                Window(FormattedTextControl(styled(self._seats_panel)), dont_extend_height=True),
+                Window(height=1, char="─", style="class:frame"),
+                self._log_window(),
+            ]),
+        ])
+        handoff = Window(FormattedTextControl(styled(self._handoff_text)), wrap_lines=True)
+        overlay = Window(FormattedTextControl(styled(self._overlay_text)), wrap_lines=True)
+
+        def body() -> Container:
+            if self.handoff is not None:
+                return handoff
+            if self.overlay is not None:
+                return overlay
+            return roomy if self._roomy() else compact
+
+        prompt = Window(
+            BufferControl(self.buffer, input_processors=[BeforeInput(styled(self._prompt_text))]),
+            height=1,
+        )
+        hidden_prompt = Condition(lambda: self.handoff is None and self.overlay is None)
+        root = HSplit([
+            Window(FormattedTextControl(styled(self._title)), height=1, style="class:title"),
+            DynamicContainer(body),
+            Window(FormattedTextControl(styled(self._status)), height=1, style="class:status"),
+            ConditionalContainer(prompt, filter=hidden_prompt),
+            Window(FormattedTextControl(styled(self._hint)), wrap_lines=True,
+                   height=Dimension(min=1, max=3), dont_extend_height=True),
+        ])
+        return FloatContainer(root, floats=[
+            Float(xcursor=True, ycursor=True, content=CompletionsMenu(max_height=8, scroll_offset=1)),
+        ])
+
+    def _compact_board_height(self) -> Dimension:
+        size = self._size()
+        return Dimension.exact(max(1, min(self._board_height(size.columns), size.rows - COMPACT_RESERVE)))
+
+    def _log_window(self) -> Window:
+        return Window(
+            FormattedTextControl(styled(self._log_text), get_cursor_position=self._log_end),
+            wrap_lines=True,
+            height=Dimension(min=2, weight=1),
+        )
+
+    # -- what each part shows ---------------------------------------------------------
+
+    def _title(self) -> Fragments:
+        return [("", f" {self.source.title()}")]
+
+    def _seat_mark(self, seat: int, name: str) -> Fragments:
+        return [(self.look.seat_style(seat, name), f"{self.look.symbol(seat)} {name}")]
+
+    def _seats_line(self) -> Fragments:
+        out: Fragments = []
+        for line in self.source.seats():
+            arrow = "▶" if self.look.unicode else ">"
+            out.append(("bold" if line.to_act else "", f"{arrow if line.to_act else ' '}"))
+            out.extend(self._seat_mark(line.seat, line.name))
+            out.append(("", f" ({line.who})  "))
+        return out
+
+    def _seats_panel(self) -> Fragments:
+        out: Fragments = []
+        results = self.source.results()
+        for line in self.source.seats():
+            arrow = "▶ " if self.look.unicode else "> "
+            out.append(("bold", arrow if line.to_act else "  "))
+            out.extend(self._seat_mark(line.seat, line.name))
+            out.append(("", f"  {line.who}"))
+            if results is not None:
+                won = " wins" if line.seat in results.winners else ""
+                out.append(("bold", f"  {results.scores[line.seat]}{won}"))
+            out.append(("", "\n"))
+        return out
+
+    def _log_text(self) -> Fragments:
+        lines = self.source.log()
+        first = max(0, len(lines) - self._size().rows)  # the pane shows the end; F5 shows it all
+        out: Fragments = []
+        for number, line in enumerate(lines[first:], first):
+            style = "class:news" if number >= self._seen_log else ""
+            if line.seat is not None and line.seat == self.viewer:
+                style = self.look.seat_style(line.seat, self.source.seats()[line.seat].name)
+            out.append((style, line.seen_by(self.viewer) + "\n"))
+        results = self.source.results()
+        if results is not None:
+            out.append(("bold", self._result_line(results.scores, results.winners) + "\n"))
+        return out or [("class:hint", "the game log appears here\n")]
+
+    def _result_line(self, scores: tuple[int, ...], winners: tuple[int, ...]) -> str:
+        names = [line.name for line in self.source.seats()]
+        counted = ", ".join(f"{names[s]} {score}" for s, score in enumerate(scores))
+        who = ", ".join(names[s] for s in winners) or "nobody"
+        verb = "wins" if len(winners) == 1 else "share the win"
+        return f"game over: {who} {verb} (scores: {counted})"
+
+    def _log_end(self) -> Point:
+        shown = min(len(self.source.log()), self._size().rows)
+        lines = shown + (1 if self.source.results() is not None else 0)
+        return Point(0, max(0, lines - 1))
+
+    def _status(self) -> Fragments:
+        waiting = self._waiting()
+        if self.handoff is not None:
+            name = self.source.seats()[self.handoff].name
+            return [("class:status.mine", f" pass the keyboard to {name}")]
+        style = "class:status.mine" if self._my_turn() else "class:status"
+        text = waiting.text
+        results = self.source.results()
+        if results is not None:
+            text = self._result_line(results.scores, results.winners)
+        return [(style, f" {text}")]
+
+    def _prompt_text(self) -> Fragments:
+        if self._waiting().over:
+            return [("class:prompt", "game over (Enter leaves)> ")]
+        if not self._my_turn():
+            return [("class:prompt.waiting", "wait> ")]
+        if self._waiting().secret:
+            return [("class:prompt.secret", "secret choice> ")]
+        return [("class:prompt", "your move> ")]
+
+    def _hint(self) -> Fragments:
+        if self.asking:
+            return [("class:question", " " + self._leave_question() + " [y/N] ")]
+        if self.message:
+            return self.message
+        if self.overlay is not None:
+            return [("class:hint", "Esc or q closes · PgUp/PgDn or ↑/↓ scroll")]
+        if self.handoff is not None:
+            return [("class:hint", "press Enter when only the next player can see the screen")]
+        state = self.buffer.complete_state
+        current = state.current_completion if state is not None else None
+        text = current.text if current is not None else self.buffer.text.strip()
+        if text and normal_text(text) in {normal_text(t) for t in self._legal_texts()}:
+            exact = next(t for t in self._legal_texts() if normal_text(t) == normal_text(text))
+            explained = self._explain(exact)
+            if explained:
+                return [("", f"{exact}: {explained}")]
+        keys = "Tab completes · F1 help · F2 rules · F3 cards · F4 legend · F5 log · ^C leave"
+        return [("class:hint", keys)]
+
+    def _leave_question(self) -> str:
+        hint = self._leave_hint() if self._leave_hint is not None and not self._waiting().over else None
+        return f"leave the game? {hint}" if hint else "leave the game?"
+
+    def _handoff_text(self) -> Fragments:
+        seat = self.handoff if self.handoff is not None else self.viewer
+        line = self.source.seats()[seat]
+        return [
+            ("", "\n\n   "), ("bold", "Pass the keyboard to "), *self._seat_mark(seat, line.name),
+            ("bold", f" ({line.who}).\n\n"),
+            ("", "   The previous player's hand is hidden. When only the next player can see\n"
+                 "   the screen, press Enter.\n"),
+        ]
+
+    def _overlay_text(self) -> Fragments:
+        if self.overlay is None:
+            return []
+        text = self.overlay()
+        lines = plain(text).split("\n")
+        self.overlay_scroll = max(0, min(self.overlay_scroll, len(lines) - 3))
+        if not self.overlay_scroll:
+            return text
+        return _drop_lines(text, self.overlay_scroll)
+
+    # -- acting -----------------------------------------------------------------------
+
+    def _clear_message(self) -> None:
+        self.message = []
+
+    def say(self, text: str, style: str = "") -> None:
+        """Show ``text`` in the hint line until the player types again."""
+        self.message = [(style, text)]
+
+    def _accept(self, buffer: Buffer) -> bool:
+        """Enter: a command, or an action for the source; a refused text stays in the line."""
+        text = buffer.text.strip()
+        if not text:
+            if self._waiting().over:
+                self.app.exit(result=ScreenResult(Ending.FINISHED, self._closing_lines()))
+            return True
+        command = text.lower().removeprefix("/")
+        legal = {normal_text(t) for t in self._legal_texts()}
+        if command in self._commands() and (text.startswith("/") or normal_text(text) not in legal):
+            buffer.reset()
+            self.command(command)
+            return True
+        if self._waiting().over:
+            self.say("the game is over: press Enter on an empty line to leave", "class:refused")
+            return True
+        if not self._my_turn():
+            self.say(f"not your turn: {self._waiting().text} (what you typed stays)", "class:refused")
+            return True
+        try:
+            chosen = self.source.submit(self.viewer, text)
+        except Refused as exc:
+            self.say(str(exc), "class:refused")
+            return True
+        except AtollError as exc:
+            self.say(f"refused: {exc}", "class:refused")
+            return True
+        self._seen_log = len(self.source.log())
+        buffer.reset()
+        self.say(f"you played: {chosen}", "class:hint")
+        self._changed()
+        return True
+
+    def command(self, name: str) -> None:
+        """Run a command typed at the prompt or given by its key."""
+        game, config = self.source.game, self.source.config
+        topics: dict[str, Callable[[], Fragments]] = {
+            "help": keys_help,
+            "rules": lambda: rules_help(game, config),
+            "cards": lambda: cards_help(game, config),
+            "legend": lambda: legend_help(game, config),
+            "log": lambda: log_help(self.source.log(), self.viewer),
+        }
+        self.buffer.cancel_completion()  # the menu would float over a help screen or a question
+        if name in topics:
+            self.overlay = topics[name]
+            self.overlay_scroll = 0
+        elif name == "undo":
+            self._undo()
+        elif name == "quit":
+            self.asking = True
+        self.app.invalidate()
+
+    def _undo(self) -> None:
+        if not self.source.can_undo(self.viewer):
+            self.say("nothing to undo now: only your own latest move, on your turn", "class:refused")
+            return
+        self.source.undo(self.viewer)
+        self._seen_log = len(self.source.log())
+        self.say("took back your latest move", "class:hint")
+
+    def _leave(self) -> None:
+        ending = Ending.FINISHED if self._waiting().over else Ending.LEFT
+        self.app.exit(result=ScreenResult(ending, self._closing_lines()))
+
+    def _closing_lines(self) -> list[str]:
+        lines = []
+        results = self.source.results()
+        if results is not None:
+            lines.append(self._result_line(results.scores, results.winners))
+        said = self.source.leave()
+        if said:
+            lines.append(said)
+        if self._leave_hint is not None:
+            hint = self._leave_hint()
+            if hint:
+                lines.append(hint)
+        return lines
+
+    # -- keys -------------------------------------------------------------------------
+
+    def _keys(self) -> KeyBindings:
+        keys = KeyBindings()
+        asking = Condition(lambda: self.asking)
+        overlay = Condition(lambda: self.overlay is not None and not self.asking)
+        handoff = Condition(lambda: self.handoff is not None and self.overlay is None and not self.asking)
+        typing = Condition(lambda: self.handoff is None and self.overlay is None and not self.asking)
+
+        @keys.add("c-c")
+        @keys.add("c-d")
+        def _ask(event: KeyPressEvent) -> None:
+            if self.asking:  # pressed again while asked: the answer is yes
+                self._leave()
+            else:
+                self.buffer.cancel_completion()
+                self.asking = True
+
+        @keys.add("y", filter=asking, eager=True)
+        @keys.add("Y", filter=asking, eager=True)
+        def _yes(event: KeyPressEvent) -> None:
+            self._leave()
+
+        @keys.add("<any>", filter=asking, eager=True)
+        def _no(event: KeyPressEvent) -> None:
+            self.asking = False
+            self.say("going on", "class:hint")
+
+        for key, name in [("f1", "help"), ("f2", "rules"), ("f3", "cards"), ("f4", "legend"),
+                          ("f5", "log"), ("f6", "undo")]:
+            keys.add(key, filter=~asking)(_run_command(self, name))
+
+        @keys.add("escape", filter=overlay, eager=True)
+        @keys.add("q", filter=overlay, eager=True)
+        @keys.add("enter", filter=overlay, eager=True)
+        def _close(event: KeyPressEvent) -> None:
+            self.overlay = None
+
+        @keys.add("down", filter=overlay)
+        def _down(event: KeyPressEvent) -> None:
+            self.overlay_scroll += 1
+
+        @keys.add("up", filter=overlay)
+        def _up(event: KeyPressEvent) -> None:
+            self.overlay_scroll = max(0, self.overlay_scroll - 1)
+
+        @keys.add("pagedown", filter=overlay)
+        def _page_down(event: KeyPressEvent) -> None:
+            self.overlay_scroll += max(1, self.app.output.get_size().rows - 6)
+
+        @keys.add("pageup", filter=overlay)
+        def _page_up(event: KeyPressEvent) -> None:
+            self.overlay_scroll = max(0, self.overlay_scroll - max(1, self.app.output.get_size().rows - 6))
+
+        @keys.add("<any>", filter=overlay)
+        def _ignore(event: KeyPressEvent) -> None:
+            pass  # a help screen takes no typing
+
+        @keys.add("enter", filter=handoff, eager=True)
+        def _take_keyboard(event: KeyPressEvent) -> None:
+            assert self.handoff is not None
+            self.viewer = self.handoff
+            self.handoff = None
+            self._seen_log = len(self.source.log())
+            self.app.invalidate()
+
+        @keys.add("<any>", filter=handoff)
+        def _ignore_handoff(event: KeyPressEvent) -> None:
+            pass  # nothing typed reaches the game until the next player takes the keyboard
+
+        @keys.add("tab", filter=typing)
+        def _tab(event: KeyPressEvent) -> None:
+            buffer = self.buffer
+            state = buffer.complete_state
+            if state is not None and state.current_completion is not None:
+                buffer.complete_next()  # already stepping through the menu
+                return
+            completed = common_part(buffer.text, self._legal_texts())
+            longer = len(completed) >= len(buffer.text.strip())
+            if normal_text(completed) != normal_text(buffer.text) and longer:
+                buffer.cancel_completion()
+                buffer.text = completed  # the part every fitting action shares
+                buffer.cursor_position = len(completed)
+            elif state is not None:
+                buffer.complete_next()
+            else:
+                buffer.start_completion(select_first=True)
+
+        @keys.add("s-tab", filter=typing)
+        def _back(event: KeyPressEvent) -> None:
+            if self.buffer.complete_state is not None:
+                self.buffer.complete_previous()
+
+        return keys
+
+
+def _run_command(screen: TableScreen, name: str) -> Callable[[KeyPressEvent], None]:
+    def handler(event: KeyPressEvent) -> None:
+        screen.command(name)
+
+    return handler
+
+
+def _drop_lines(fragments: Fragments, count: int) -> Fragments:
+    """``fragments`` without their first ``count`` lines."""
+    out: Fragments = []
+    dropped = 0
+    for style, text in fragments:
+        if dropped >= count:
+            out.append((style, text))
+            continue
+        parts = text.split("\n")
+        for index in range(len(parts)):
+            if dropped >= count:
+                out.append((style, "\n".join(parts[index:])))
+                break
+            if index < len(parts) - 1:
+                dropped += 1
+    return out

@@ -1,0 +1,281 @@
+"""The table screen driven headless (pipe input, dummy output): whole games, typing, help, leaving."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import random
+from pathlib import Path
+
+import pytest
+
+from atoll.client.local import new_local_table, resume_local_table
+from atoll.client.local_table import LocalTable
+from atoll.tui.screen import Ending, TableScreen
+from tests.tui.driver import (
+    CTRL_C,
+    ENTER,
+    ESCAPE,
+    F2,
+    F3,
+    F5,
+    Moves,
+    SizedOutput,
+    any_legal,
+    drive,
+    first_legal,
+    pipe,
+    registry,
+    start,
+    wait_for,
+)
+
+GAMES = sorted(registry().games)
+
+
+def table(game: str, *, seed: int = 3, save: Path | None = None, humans: int = 1, seats: int | None = None,
+          variant: str | None = None) -> LocalTable:
+    return new_local_table(registry(), game, seed=seed, bots=["random"], save_path=save, humans=humans,
+                           seats=seats, variant=variant)
+
+
+def my_turn(screen: TableScreen) -> bool:
+    waiting = screen.source.waiting()
+    return waiting.local and waiting.seat == screen.viewer and screen.handoff is None
+
+
+@functools.cache
+def shortest_variant(game: str) -> str:
+    """The variant whose game (seed 3, random moves) ends soonest, so the suite stays short."""
+    lengths = {}
+    for variant in registry().game(game).info.variants:
+        source = table(game, variant=variant)
+        asyncio.run(headless(source))
+        lengths[variant] = len(source.match.events)
+    return min(lengths, key=lambda v: lengths[v])
+
+
+async def headless(source: LocalTable) -> None:
+    rng = random.Random(1)
+    task = asyncio.ensure_future(source.run(lambda: None))
+    while not task.done():
+        await asyncio.sleep(0)
+        waiting = source.waiting()
+        if waiting.local and waiting.seat is not None:
+            source.submit(waiting.seat, rng.choice(list(source.texts(waiting.seat))))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_game_against_bots_plays_to_the_result_screen(game: str, tmp_path: Path) -> None:
+    source = table(game, save=tmp_path / "game.jsonl", variant=shortest_variant(game))
+    with pipe() as keys:
+        screen = TableScreen(source, input=keys, output=SizedOutput(24, 80))
+        result = asyncio.run(drive(screen, keys, Moves(any_legal())))
+    assert result.ending is Ending.FINISHED
+    assert source.results() is not None
+    assert result.lines[0].startswith("game over:")
+    assert f"saved to {tmp_path / 'game.jsonl'}" in result.lines
+
+
+def test_a_refused_action_stays_typed_with_the_reason() -> None:
+    source = table("kariba")
+
+    async def scenario() -> tuple[str, str]:
+        with pipe() as keys:
+            screen = TableScreen(source, input=keys, output=SizedOutput())
+            task = start(screen)
+            await wait_for(lambda: my_turn(screen))
+            keys.send_text("play 9 unicorn" + ENTER)
+            await wait_for(lambda: screen.message)
+            typed, said = screen.buffer.text, "".join(text for _, text in screen.message)
+            keys.send_text(CTRL_C + "y")
+            await task
+        return typed, said
+
+    typed, said = asyncio.run(scenario())
+    assert typed == "play 9 unicorn"
+    assert said.startswith("'play 9 unicorn' is not a legal action now; legal: play")
+
+
+def test_tab_completes_the_part_the_fitting_actions_share() -> None:
+    source = table("kariba")
+
+    async def scenario() -> str:
+        with pipe() as keys:
+            screen = TableScreen(source, input=keys, output=SizedOutput())
+            task = start(screen)
+            await wait_for(lambda: my_turn(screen))
+            keys.send_text("pl\t")
+            await wait_for(lambda: screen.buffer.text not in ("", "p", "pl"))
+            completed = screen.buffer.text
+            keys.send_text(CTRL_C + "y")
+            await task
+        return completed
+
+    assert asyncio.run(scenario()) == "play 1 "
+
+
+def test_a_short_form_plays_the_one_action_it_fits() -> None:
+    source = table("kariba")
+
+    async def scenario() -> list[str]:
+        with pipe() as keys:
+            screen = TableScreen(source, input=keys, output=SizedOutput())
+            task = start(screen)
+            await wait_for(lambda: my_turn(screen))
+            card = source.texts(0)[0].split()[-1]  # "play 1 mouse" -> "mouse"
+            keys.send_text(f"PLAY {card}" + ENTER)
+            await wait_for(lambda: any(e.get("seat") == 0 for e in source.match.events))
+            keys.send_text(CTRL_C + "y")
+            await task
+        return [line.text for line in source.log() if line.seat == 0]
+
+    assert len(asyncio.run(scenario())) == 1
+
+
+def test_ctrl_c_asks_first_and_no_goes_on() -> None:
+    source = table("kariba")
+
+    async def scenario() -> tuple[bool, bool, Ending]:
+        with pipe() as keys:
+            screen = TableScreen(source, input=keys, output=SizedOutput())
+            task = start(screen)
+            await wait_for(lambda: my_turn(screen))
+            keys.send_text(CTRL_C)
+            await wait_for(lambda: screen.asking)
+            asked = not task.done()
+            keys.send_text("n")
+            await wait_for(lambda: not screen.asking)
+            still = not task.done()
+            keys.send_text("\x04y")  # Ctrl-D asks too
+            result = await task
+        return asked, still, result.ending
+
+    assert asyncio.run(scenario()) == (True, True, Ending.LEFT)
+
+
+@pytest.mark.parametrize(("key", "heading"), [(F2, "Kariba (standard), 2 seats"),
+                                              (F3, "Cards, tiles and pieces"),
+                                              (F5, "Game log")])
+def test_help_keys_show_the_games_texts(key: str, heading: str) -> None:
+    source = table("kariba")
+
+    async def scenario() -> tuple[str, bool]:
+        with pipe() as keys:
+            screen = TableScreen(source, input=keys, output=SizedOutput())
+            task = start(screen)
+            await wait_for(lambda: my_turn(screen))
+            keys.send_text(key)
+            await wait_for(lambda: screen.overlay is not None)
+            assert screen.overlay is not None
+            shown = "".join(text for _, text in screen.overlay())
+            keys.send_text(ESCAPE)
+            await wait_for(lambda: screen.overlay is None)
+            keys.send_text(CTRL_C + "y")
+            await task
+        return shown, True
+
+    shown, closed = asyncio.run(scenario())
+    assert shown.startswith(heading) and closed
+
+
+def test_undo_takes_back_your_latest_move_against_bots() -> None:
+    source = table("kariba")
+
+    async def scenario() -> tuple[int, int]:
+        with pipe() as keys:
+            screen = TableScreen(source, input=keys, output=SizedOutput())
+            task = start(screen)
+            await wait_for(lambda: my_turn(screen))
+            before = len(source.match.events)
+            keys.send_text(source.texts(0)[0] + ENTER)
+            await wait_for(lambda: len(source.match.events) > before + 1 and my_turn(screen))
+            keys.send_text("undo" + ENTER)
+            await wait_for(lambda: len(source.match.events) == before)
+            after = len(source.match.events)
+            keys.send_text(CTRL_C + "y")
+            await task
+        return before, after
+
+    before, after = asyncio.run(scenario())
+    assert before == after
+
+
+def test_hot_seat_hides_the_previous_hand_until_the_next_player_takes_the_keyboard() -> None:
+    source = table("kariba", humans=2)
+    seen: list[tuple[int | None, int]] = []
+
+    def moves(source: LocalTable, screen: TableScreen) -> str | None:
+        if screen.handoff is not None:
+            seen.append((screen.handoff, screen.viewer))
+            if len(seen) >= 2:
+                return CTRL_C + "y"
+            return ENTER
+        return first_legal(source, screen)
+
+    with pipe() as keys:
+        screen = TableScreen(source, input=keys, output=SizedOutput())
+        result = asyncio.run(drive(screen, keys, Moves(moves)))
+    assert result.ending is Ending.LEFT
+    assert seen[0] == (1, 0)  # seat 1 is to move while seat 0's hand would still show
+    assert seen[1] == (0, 1)
+
+
+def test_hot_seat_draws_no_board_while_the_keyboard_is_handed_over() -> None:
+    source = table("kariba", humans=2)
+
+    async def scenario() -> str:
+        with pipe() as keys:
+            screen = TableScreen(source, input=keys, output=SizedOutput())
+            task = start(screen)
+            await wait_for(lambda: my_turn(screen))
+            keys.send_text(source.texts(0)[0] + ENTER)
+            await wait_for(lambda: screen.handoff == 1)
+            await asyncio.sleep(0.05)
+            shown = screen.app.layout.container  # the body in front of the player now
+            text = "".join(text for _, text in screen._handoff_text())
+            keys.send_text(CTRL_C + "y")
+            await task
+            assert shown is not None
+        return text
+
+    text = asyncio.run(scenario())
+    assert "Pass the keyboard to" in text and "hidden" in text
+
+
+def test_a_game_left_midway_resumes_where_it_stopped_and_finishes(tmp_path: Path) -> None:
+    path = tmp_path / "kariba.jsonl"
+    source = table("kariba", save=path)
+
+    async def leave_after_three_moves() -> tuple[int, str]:
+        with pipe() as keys:
+            screen = TableScreen(source, input=keys, output=SizedOutput())
+            task = start(screen)
+            for _ in range(3):
+                await wait_for(lambda: my_turn(screen))
+                count = len(source.match.events)
+                keys.send_text(source.texts(0)[0] + ENTER)
+                await wait_for(lambda count=count: len(source.match.events) > count)  # type: ignore[misc]
+            await wait_for(lambda: my_turn(screen))
+            keys.send_text(CTRL_C + "y")
+            await task
+        from atoll.jsondata import digest
+
+        return len(source.match.events), digest(source.match.state)
+
+    events, state = asyncio.run(leave_after_three_moves())
+    resumed = resume_local_table(registry(), path)
+    from atoll.jsondata import digest
+
+    assert (len(resumed.match.events), digest(resumed.match.state)) == (events, state)
+    with pipe() as keys:
+        screen = TableScreen(resumed, input=keys, output=SizedOutput())
+        result = asyncio.run(drive(screen, keys, Moves(first_legal)))
+    assert result.ending is Ending.FINISHED
+
+
+def test_the_roomy_layout_is_used_on_a_large_terminal() -> None:
+    source = table("kariba")
+    with pipe() as keys:
+        assert TableScreen(source, input=keys, output=SizedOutput(40, 120))._roomy()
+        assert not TableScreen(source, input=keys, output=SizedOutput(24, 80))._roomy()
