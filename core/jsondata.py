@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from typing import Any
 
 from atoll.errors import MalformedInput
@@ -37,3 +38,27 @@ def digest(value: JSON) -> str:
 def roundtrip(value: JSON) -> JSON:
     """Encode and decode ``value``; used to prove that data survives JSON unchanged."""
     return json.loads(canonical(value))
+
+
+def canonical_bytes(value: JSON) -> bytes:
+    """The canonical encoding of ``value`` as bytes: what a signature over a whole message covers.
+
+    The text is ASCII (``json.dumps`` escapes the rest), so equal data gives equal bytes on every
+    machine, and any change to a field, a key or a type changes them.
+    """
+    return canonical(value).encode("ascii")
+
+
+def strict_hex(value: JSON, size: int, what: str = "value") -> bytes:
+    """Decode ``value``: exactly ``size`` bytes written as ``2*size`` lowercase hex digits, nothing else.
+
+    Upper case, spaces, a sign, a prefix or a wrong length are refused with :class:`MalformedInput`, so
+    one byte string has exactly one text and a relay cannot re-encode a field without changing it.
+    """
+    if not isinstance(value, str) or len(value) != 2 * size or not _LOWER_HEX.fullmatch(value):
+        shown = value[:80] if isinstance(value, str) else type(value).__name__
+        raise MalformedInput(f"{what} must be {size} bytes as {2 * size} lowercase hex digits, got {shown!r}")
+    return bytes.fromhex(value)
+
+
+_LOWER_HEX = re.compile(r"[0-9a-f]*")

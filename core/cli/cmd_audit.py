@@ -1,4 +1,10 @@
-"""``atoll audit FILE``: re-check a saved fair game from its transcript alone."""
+"""``atoll audit FILE``: re-check a saved fair game from its file alone.
+
+Exit status: 0 the file is internally consistent and signed by the identities it prints (it does
+not show that this game happened: compare the fingerprints, or pass ``--expect``); 1 a seat cheated
+or forfeited, named; 2 not a valid transcript (damaged, cut, forged, or not signed by the expected
+identities), naming the line, blaming nobody; 3 the table was aborted and nobody can be blamed.
+"""
 
 from __future__ import annotations
 
@@ -7,39 +13,82 @@ import json
 import sys
 from dataclasses import asdict
 from pathlib import Path
+from typing import TextIO
 
 from atoll.cli.common import registry
-from atoll.errors import CheatDetected
+from atoll.errors import CheatDetected, CorruptSave
+from atoll.fair.abort import TableAborted
 from atoll.fair.audit import audit
 from atoll.fair.saving import load_fair
+from atoll.fair.transcript import DamagedTranscript, Transcript
 
-HELP = ("re-check a saved fair game (every roll, shuffle, card, commitment and seed) from its "
-        "transcript alone; exits 1 naming the first seat that does not check")
+HELP = ("re-check a saved fair game (every signature, roll, shuffle, card, commitment and seed) from the "
+        "file alone; exits 0 if it is consistent and signed by the identities it prints, 1 naming a seat "
+        "that cheated, 2 if the file is not a valid transcript, 3 if the game was aborted with nobody "
+        "to blame")
+
+#: What exit 0 means, said every time, because it is easy to read more into it.
+MEANING = ("exit 0 means: internally consistent and signed by these keys. It does not show that this game "
+           "happened, nor who held the keys: compare the fingerprints with the ones your table showed "
+           "(--expect SEAT=FINGERPRINT).")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the ``audit`` options."""
     parser.add_argument("file", type=Path,
                         help="a game saved from a fair table (JSON lines with a transcript)")
+    parser.add_argument("--expect", action="append", default=[], type=_expectation,
+                        metavar="SEAT=FINGERPRINT",
+                        help="the identity fingerprint a seat must have (repeatable); "
+                             "any other is refused (exit 2)")
     parser.add_argument("--json", action="store_true", help="print the result as one JSON object")
 
 
 def run(args: argparse.Namespace) -> int:
-    """Audit the file: 0 when everything checks, 1 naming the seat when something does not."""
-    saved, transcript = load_fair(args.file)
-    game = registry(quiet=args.json).game(saved.game)
+    """Audit the file and say what the outcome means; returns the exit status."""
+    transcript: Transcript | None = None
     try:
-        report = audit(game, saved, transcript)
+        saved, transcript = load_fair(args.file)
+        game = registry(quiet=args.json).game(saved.game)
+        report = audit(game, saved, transcript, dict(args.expect))
     except CheatDetected as exc:
-        if args.json:
-            print(json.dumps({"ok": False, "seat": exc.seat, "problem": str(exc)}))
-        else:
-            print(f"{args.file}: does not check: {exc}", file=sys.stderr)
-        return 1
+        return _say(args, 1, "cheat", f"does not check: {exc}", transcript, seat=exc.seat)
+    except TableAborted as exc:
+        return _say(args, 3, "aborted", str(exc), transcript, seat=None)
+    except CorruptSave as exc:
+        where = f"{args.file}:{transcript.line}: " if isinstance(exc, DamagedTranscript) and transcript and \
+            transcript.line and exc.entry is not None else ""
+        return _say(args, 2, "invalid", f"{where}not a valid transcript: {exc}", transcript, seat=None)
     if args.json:
-        print(json.dumps({"ok": True, **asdict(report)}))
+        print(json.dumps({"ok": True, "outcome": "consistent", "meaning": MEANING, **asdict(report)}))
         return 0
     print(f"{args.file}: {report.game} for {report.seats} seats: every step checks "
           f"({report.steps} steps, {report.messages} signed messages, {report.draws} draws, "
           f"{report.cards} cards, {report.sealed} sealed values; every seed opened and re-checked)")
+    _print_identities(report.fingerprints, sys.stdout)
+    print(MEANING)
     return 0
+
+
+def _say(args: argparse.Namespace, status: int, outcome: str, problem: str, transcript: Transcript | None,
+         *, seat: int | None) -> int:
+    prints = transcript.fingerprints() if transcript is not None else []
+    if args.json:
+        print(json.dumps({"ok": False, "outcome": outcome, "seat": seat, "problem": problem,
+                          "fingerprints": prints}))
+        return status
+    print(f"{args.file}: {problem}", file=sys.stderr)
+    _print_identities(prints, sys.stderr)
+    return status
+
+
+def _print_identities(prints: list[str] | tuple[str, ...], out: TextIO) -> None:
+    for seat, text in enumerate(prints):
+        print(f"  seat {seat}: identity {text}", file=out)
+
+
+def _expectation(text: str) -> tuple[int, str]:
+    seat, sep, fingerprint = text.partition("=")
+    if not sep or not seat.strip().isdigit() or not fingerprint.strip():
+        raise argparse.ArgumentTypeError(f"expected SEAT=FINGERPRINT, e.g. 1=k3qz-7rma-..., not {text!r}")
+    return int(seat), fingerprint.strip()

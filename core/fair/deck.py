@@ -53,7 +53,7 @@ from atoll.fair import shuffle_proof as proof_of_shuffle
 from atoll.fair.deck_keys import DeckSecrets, check_seed, seed_commitment
 from atoll.fair.group import BASE, GroupError, Point
 from atoll.fair.hashing import PROTOCOL_VERSION, hash_hex
-from atoll.jsondata import JSON, canonical, clone
+from atoll.jsondata import JSON, canonical, clone, strict_hex
 
 #: A deck message: a JSON object (see the ``KIND_*`` constants for the fields of each kind).
 Message = dict[str, Any]
@@ -237,11 +237,7 @@ class MentalDeck:
         if self._owing:
             raise ProtocolViolation(f"open round {self.round} of deck {self.spec.deck!r} still waits for "
                                     f"seats {sorted(self._owing)}")
-        normal = self._normal_targets(targets)
-        owing: dict[int, list[int]] = {}
-        for card, target in normal:
-            for seat in self._owers(card, target):
-                owing.setdefault(seat, []).append(card)
+        normal, owing = self._plan(targets)
         self.round += 1
         self._targets, self._owing = normal, owing
         for card, target in normal:
@@ -259,6 +255,24 @@ class MentalDeck:
             out.append(mine)
         self._finish_round()
         return out
+
+    def plan_open(self, targets: Targets) -> list[int]:
+        """The seats an open round of ``targets`` would wait for; raises as :meth:`open` would, changing
+        nothing."""
+        if self.phase is not Phase.READY:
+            raise ProtocolViolation(f"deck {self.spec.deck!r} is not shuffled and locked yet")
+        if self._owing:
+            raise ProtocolViolation(f"open round {self.round} of deck {self.spec.deck!r} still waits for "
+                                    f"seats {sorted(self._owing)}")
+        return sorted(self._plan(targets)[1])
+
+    def _plan(self, targets: Targets) -> tuple[list[list[Any]], dict[int, list[int]]]:
+        normal = self._normal_targets(targets)
+        owing: dict[int, list[int]] = {}
+        for card, target in normal:
+            for seat in self._owers(card, target):
+                owing.setdefault(seat, []).append(card)
+        return normal, owing
 
     def leave(self) -> Message:
         """Leave gracefully: the message handing over this seat's key for every card not in its hand."""
@@ -311,8 +325,10 @@ class MentalDeck:
     def _on_shuffle(self, sender: int, message: Message) -> None:
         self._expect_turn(sender, Phase.SHUFFLE, "shuffle")
         commitment = message.get("seed_commitment")
-        if not isinstance(commitment, str) or len(commitment) != 64:
-            raise CheatDetected(sender, "shuffle carries no seed commitment (64 hex digits)")
+        try:
+            strict_hex(commitment, 32, "seed commitment")
+        except MalformedInput as exc:
+            raise CheatDetected(sender, f"shuffle carries no seed commitment: {exc}") from exc
         key = self._point(sender, message.get("key"), "shuffle key commitment")
         cards = self._deck_points(sender, message.get("cards"), "shuffle")
         if key == BASE:
@@ -516,8 +532,8 @@ class MentalDeck:
             raise CheatDetected(sender, "opened its seed twice (a replay)")
         text = message.get("seed")
         try:
-            seed = check_seed(bytes.fromhex(text) if isinstance(text, str) else b"")
-        except (ValueError, MalformedInput) as exc:
+            seed = check_seed(strict_hex(text, 32, "seed"))
+        except MalformedInput as exc:
             raise CheatDetected(sender, "opened a seed that is not 32 bytes of hex") from exc
         self.check_seed_steps(sender, seed)
         self._seeds[sender] = seed

@@ -80,6 +80,11 @@ class DeckRecord:
             out[handle] = faces[card]
         return out
 
+    def all_public(self) -> dict[str, JSON]:
+        """Every revealed card's face, by handle."""
+        return {f"{pile}.{card}": face
+                for pile, deck in self.decks.items() for card, face in deck.public_faces().items()}
+
     def _deck(self, handle: str) -> tuple[MentalDeck, int]:
         pile, card = split_handle(handle)
         if pile not in self.decks or card >= self.decks[pile].spec.size:
@@ -109,19 +114,33 @@ class DeckRecord:
         """Open cards: ``targets`` maps a handle to the seat it is dealt to, or None to show it to all.
 
         Returns the (seat, label) messages owed; this seat's own message goes to :attr:`outbox`.
+        Every pile is checked (:meth:`plan_open`) before any is changed, so a refused round spanning
+        several piles leaves them all as they were.
         """
-        by_pile: dict[str, dict[int, int | None]] = {}
-        for handle, target in targets.items():
-            deck, card = self._deck(handle)
-            by_pile.setdefault(deck.spec.deck, {})[card] = target
+        self.plan_open(targets)
         owed: list[tuple[int, str]] = []
-        for pile, cards in sorted(by_pile.items()):
+        for pile, cards in sorted(self._by_pile(targets).items()):
             deck = self.decks[pile]
             mine = deck.open(cards)
             self.outbox.extend(mine)
             seats = set(deck.waiting_for()) | {m["seat"] for m in mine}
             owed.extend((s, label(KIND_OPEN, pile)) for s in sorted(seats))
         return owed
+
+    def plan_open(self, targets: Mapping[str, int | None]) -> list[tuple[int, str]]:
+        """The (seat, label) messages opening ``targets`` would owe, changing nothing; raises as
+        :meth:`begin_open` would if the round cannot be opened."""
+        owed: list[tuple[int, str]] = []
+        for pile, cards in sorted(self._by_pile(targets).items()):
+            owed.extend((s, label(KIND_OPEN, pile)) for s in self.decks[pile].plan_open(cards))
+        return owed
+
+    def _by_pile(self, targets: Mapping[str, int | None]) -> dict[str, dict[int, int | None]]:
+        by_pile: dict[str, dict[int, int | None]] = {}
+        for handle, target in targets.items():
+            deck, card = self._deck(handle)
+            by_pile.setdefault(deck.spec.deck, {})[card] = target
+        return by_pile
 
     def holder(self, handle: str) -> int | None:
         """The seat a card was dealt to, if any."""
@@ -199,8 +218,8 @@ def label(kind: str, pile: str) -> str:
 def message_label(body: JSON) -> str:
     """The label of a deck message body."""
     if not isinstance(body, dict):
-        raise ProtocolViolation("a deck message body must be a JSON object")
-    return label(str(body.get("type")), str(body.get("deck")))
+        return label("?", "?")  # the handler refuses it; the label only has to be stable
+    return label(str(body.get("type"))[:40], str(body.get("deck"))[:80])
 
 
 def _published_keys(deck: MentalDeck) -> dict[int, dict[int, int]]:

@@ -17,7 +17,7 @@ from nacl import exceptions as _nacl_errors
 
 from atoll.errors import MalformedInput
 from atoll.fair.hashing import GROUP_ORDER, hash_bytes
-from atoll.jsondata import JSON
+from atoll.jsondata import JSON, strict_hex
 
 #: The group order L (RFC 8032): a prime, 2^252 + 27742317777372353535851937790883648493.
 ORDER = GROUP_ORDER
@@ -54,12 +54,10 @@ def check_point(data: bytes) -> Point:
 
 def point_from_hex(text: JSON) -> Point:
     """Decode and validate a point written as 64 hex digits."""
-    if not isinstance(text, str) or len(text) != 64:
-        raise GroupError(f"a point is 64 hex digits, not {text!r:.80}")
     try:
-        data = bytes.fromhex(text)
-    except ValueError as exc:
-        raise GroupError(f"a point is 64 hex digits, not {text!r:.80}") from exc
+        data = strict_hex(text, 32, "a point")
+    except MalformedInput as exc:
+        raise GroupError(str(exc)) from exc
     return check_point(data)
 
 
@@ -77,12 +75,10 @@ def check_scalar(value: int) -> int:
 
 def scalar_from_hex(text: JSON) -> int:
     """Decode and validate a scalar written as 64 hex digits (32 bytes, little-endian)."""
-    if not isinstance(text, str) or len(text) != 64:
-        raise GroupError(f"a scalar is 64 hex digits, not {text!r:.80}")
     try:
-        value = int.from_bytes(bytes.fromhex(text), "little")
-    except ValueError as exc:
-        raise GroupError(f"a scalar is 64 hex digits, not {text!r:.80}") from exc
+        value = int.from_bytes(strict_hex(text, 32, "a scalar"), "little")
+    except MalformedInput as exc:
+        raise GroupError(str(exc)) from exc
     return check_scalar(value)
 
 

@@ -1,10 +1,24 @@
-"""Protocol messages: plain JSON objects with one envelope, built, signed and checked in one place.
+"""Protocol messages: one strict encoding, every field signed, authenticated before anything reads them.
 
-Every message names the protocol version, the table, the step it belongs to (``n``, the table's
-step counter, and ``step``, the step's name), its author ``seat`` and its ``kind``; the payload is
-``body``. The author signs the whole envelope with its Ed25519 key, so a message cannot be moved to
-another table or step, and a replayed one is refused by the envelope check before its body is read.
-Bytes travel as lowercase hex; nothing is ever pickled.
+A message is a JSON object with exactly these fields (no other field is accepted):
+
+=======  =====================================================================================
+``v``     protocol version (:data:`~atoll.fair.hashing.PROTOCOL_VERSION`)
+``table`` the table id
+``n``     the step number (the table's step counter, from 0)
+``step``  the step's name (``"draw"``, ``"deal"``...)
+``seat``  the author seat
+``kind``  what the message is (:data:`KINDS`)
+``seen``  the record head the author had seen when the step began: it covers every earlier step
+          with its messages and this step's announcement, so a message is bound to one history
+``body``  the payload (a JSON object)
+``sig``   the author's Ed25519 signature over :func:`signed_bytes`: every field above
+=======  =====================================================================================
+
+Bytes travel as lowercase hex of exactly the right length (:func:`atoll.jsondata.strict_hex`);
+nothing is ever pickled. :func:`parse` checks the shape and :func:`verify` the signature; either
+failing raises :class:`Unauthenticated`, which is never blamed on anyone (anybody can send bytes in a
+seat's name). Only content that verified under the seat's key can make that seat a cheater.
 """
 
 from __future__ import annotations
@@ -16,89 +30,126 @@ from typing import Any
 from nacl.exceptions import BadSignatureError
 from nacl.signing import SigningKey, VerifyKey
 
-from atoll.errors import CheatDetected, ProtocolViolation
-from atoll.fair.hashing import PROTOCOL_VERSION, hash_bytes
-from atoll.jsondata import JSON
+from atoll.errors import CheatDetected, MalformedInput, ProtocolViolation
+from atoll.fair.hashing import PROTOCOL_VERSION, encode, hash_hex
+from atoll.fair.identity import SIGNATURE_SIZE
+from atoll.jsondata import JSON, canonical, strict_hex
 
-#: A protocol message: a JSON object with the fields listed in :func:`make`.
+#: A protocol message: a JSON object with exactly the fields of :data:`FIELDS`.
 Message = dict[str, Any]
 
-_FIELDS = ("v", "table", "n", "step", "seat", "kind", "body")
+#: Every field of a message, in the order the table above lists them.
+FIELDS = ("v", "table", "n", "step", "seat", "kind", "seen", "body", "sig")
+
+#: The kinds of message the protocols send.
+KINDS = frozenset({"hello", "chain/head", "chain/open", "seal/commit", "prove", "reveal", "deck", "leave",
+                   "witness", "seed"})
+
+#: Bytes of a record head (the ``seen`` field).
+HEAD_SIZE = 32
 
 
-def make(table: str, n: int, step: str, seat: int, kind: str, body: Mapping[str, JSON]) -> Message:
+class Unauthenticated(ProtocolViolation):
+    """A message that does not authenticate: malformed encoding, an unknown or missing field, another
+    table, or a signature that does not verify under the seat's key. Drop it; it is nobody's fault
+    that can be shown, since anyone can send bytes in a seat's name."""
+
+
+class NotForThisStep(ProtocolViolation):
+    """A validly signed message of another step or of another history than this peer's: drop it.
+
+    A relay can replay an old message at any time, so this blames nobody; a seat that signs two
+    different messages for one slot is caught separately, as equivocation.
+    """
+
+
+def make(table: str, n: int, step: str, seat: int, kind: str, seen: str, body: Mapping[str, JSON]) -> Message:
     """An unsigned message of ``seat`` for step ``n`` (named ``step``) of ``table``."""
     return {"v": PROTOCOL_VERSION, "table": table, "n": n, "step": step, "seat": seat, "kind": kind,
-            "body": dict(body)}
+            "seen": seen, "body": dict(body)}
 
 
 def signed_bytes(message: Mapping[str, JSON]) -> bytes:
-    """The bytes a signature covers: a domain-separated hash of the envelope without ``sig``."""
-    return hash_bytes("message", {k: message.get(k) for k in _FIELDS})
+    """The bytes a signature covers: every field but ``sig``, canonically encoded, domain-separated."""
+    return encode("message", {f: message.get(f) for f in FIELDS[:-1]})
 
 
-def sign(message: Message, key: SigningKey) -> Message:
-    """``message`` with its author's signature added under ``sig``."""
-    signed = dict(message)
-    signed["sig"] = key.sign(signed_bytes(message)).signature.hex()
+def content_digest(message: Mapping[str, JSON]) -> str:
+    """A digest of what the author signed (not of the signature, which a signer may vary)."""
+    return hash_hex("message/content", {f: message.get(f) for f in FIELDS[:-1]})
+
+
+def sign(message: Mapping[str, JSON], key: SigningKey) -> Message:
+    """``message`` (any old ``sig`` dropped) with its author's signature added under ``sig``."""
+    signed = {k: v for k, v in message.items() if k != "sig"}
+    signed["sig"] = key.sign(signed_bytes(signed)).signature.hex()
     return signed
 
 
-def author(message: JSON) -> int:
-    """The seat a message claims as author; :class:`ProtocolViolation` if it has none."""
-    if not isinstance(message, dict) or not isinstance(message.get("seat"), int):
-        raise ProtocolViolation(f"not a protocol message (no author seat): {str(message)[:120]}")
-    seat: int = message["seat"]
-    return seat
+def parse(message: JSON, *, table: str, seats: int) -> Message:
+    """Check that ``message`` is one well-formed message of ``table``; raise :class:`Unauthenticated` if not.
 
-
-def check_envelope(message: JSON, *, table: str, n: int, seats: int) -> Message:
-    """Check the envelope of ``message`` for step ``n`` of ``table``; return it.
-
-    A message of another version, table or earlier step is a replay and is blamed on its claimed
-    author (:class:`CheatDetected`); a malformed one or one for a later step is a
-    :class:`ProtocolViolation`.
+    Only the shape is checked here (exact fields, types, strict hex); the signature is :func:`verify`'s.
     """
-    seat = author(message)
-    if not 0 <= seat < seats:
-        raise ProtocolViolation(f"message names seat {seat}, but the table has seats 0-{seats - 1}")
-    missing = [f for f in (*_FIELDS, "sig") if f not in message]
-    if missing or not isinstance(message["body"], dict) or not isinstance(message["n"], int):
-        raise ProtocolViolation(f"malformed message from seat {seat}: missing or bad {missing or 'body'}")
+    if not isinstance(message, dict):
+        raise Unauthenticated(f"not a protocol message: {str(message)[:80]}")
+    if set(message) != set(FIELDS):
+        extra, missing = sorted(set(message) - set(FIELDS)), sorted(set(FIELDS) - set(message))
+        raise Unauthenticated(f"refused a message with unknown fields {extra} or missing fields {missing}")
+    seat, n = message["seat"], message["n"]
+    if not _is_int(seat) or not 0 <= seat < seats:
+        raise Unauthenticated(f"refused a message naming no seat of this table: {seat!r}")
+    if not _is_int(n) or n < 0:
+        raise Unauthenticated(f"refused a message with step number {n!r}")
     if message["v"] != PROTOCOL_VERSION:
-        raise CheatDetected(seat, f"sent a message of protocol {message['v']!r}, not {PROTOCOL_VERSION!r}")
+        raise Unauthenticated(f"refused a message of protocol {str(message['v'])[:40]!r}, "
+                              f"not {PROTOCOL_VERSION}")
     if message["table"] != table:
-        raise CheatDetected(seat, f"replayed a message of table {message['table']!r} at table {table!r}")
-    if message["n"] < n:
-        raise CheatDetected(
-            seat, f"replayed a message of step {message['n']} ({message['step']}) at step {n}")
-    if message["n"] > n:
-        raise ProtocolViolation(f"seat {seat} sent a message for step {message['n']} during step {n}")
-    checked: Message = message
-    return checked
-
-
-def check_signature(message: Message, key: VerifyKey) -> None:
-    """Check the author's signature on ``message``; :class:`CheatDetected` names the author if wrong."""
-    seat = author(message)
+        raise Unauthenticated(f"refused a message of table {str(message['table'])[:60]!r} at table {table!r}")
+    if not isinstance(message["step"], str) or message["kind"] not in KINDS:
+        raise Unauthenticated(f"refused a message of unknown kind {str(message['kind'])[:40]!r}")
+    if not isinstance(message["body"], dict):
+        raise Unauthenticated("refused a message whose body is not a JSON object")
     try:
-        signature = bytes.fromhex(str(message.get("sig", "")))
-        key.verify(signed_bytes(message), signature)
-    except (ValueError, BadSignatureError) as exc:
-        raise CheatDetected(seat, f"message {message.get('kind')!r} of step {message.get('n')} "
-                                  "does not carry its author's signature") from exc
+        strict_hex(message["seen"], HEAD_SIZE, "seen")
+        strict_hex(message["sig"], SIGNATURE_SIZE, "signature")
+        canonical(message)
+    except MalformedInput as exc:
+        raise Unauthenticated(f"refused a message in seat {seat}'s name: {exc}") from exc
+    parsed: Message = message
+    return parsed
+
+
+def verify(message: Message, key: VerifyKey) -> None:
+    """Check the author's signature on a parsed ``message``; raise :class:`Unauthenticated` if it fails."""
+    try:
+        key.verify(signed_bytes(message), bytes.fromhex(message["sig"]))
+    except (BadSignatureError, ValueError) as exc:
+        raise Unauthenticated(f"refused a {str(message.get('kind'))[:20]!r} message of step "
+                              f"{message.get('n')} in seat {message.get('seat')}'s name: its signature "
+                              "does not verify under that seat's key") from exc
+
+
+def authenticate(message: JSON, key: VerifyKey, *, table: str, seats: int) -> Message:
+    """:func:`parse` then :func:`verify`: the one way a message from outside is let in."""
+    parsed = parse(message, table=table, seats=seats)
+    verify(parsed, key)
+    return parsed
 
 
 def hex_bytes(seat: int, value: JSON, size: int, what: str) -> bytes:
-    """Decode ``value`` as exactly ``size`` bytes of hex; :class:`CheatDetected` names ``seat`` if not."""
-    if not isinstance(value, str) or len(value) != 2 * size:
-        raise CheatDetected(seat, f"{what} must be {size} bytes of hex, got {str(value)[:80]!r}")
+    """Decode signed content as exactly ``size`` bytes of lowercase hex; :class:`CheatDetected` names
+    ``seat`` if it is not."""
     try:
-        return bytes.fromhex(value)
-    except ValueError as exc:
-        raise CheatDetected(seat, f"{what} is not hex: {value[:80]!r}") from exc
+        return strict_hex(value, size, what)
+    except MalformedInput as exc:
+        raise CheatDetected(seat, str(exc)) from exc
 
 
 def same(a: str, b: str) -> bool:
     """Constant-time comparison of two hex strings (commitments, links, MACs)."""
     return hmac.compare_digest(a.encode(), b.encode())
+
+
+def _is_int(value: JSON) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)

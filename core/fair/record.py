@@ -3,10 +3,22 @@
 Every peer keeps one (inside its :class:`~atoll.fair.seat.Participant`) and the audit builds one
 from a saved transcript; both run exactly this code, so what a live peer refuses the audit refuses
 too. A step is announced with :meth:`Record.begin` (every peer derives the same steps from the
-game log); messages are fed to :meth:`Record.receive`, which checks the envelope, the author's
-signature and the content, and raises :class:`~atoll.errors.CheatDetected` naming the author of
-the first message that does not check. When :meth:`Record.complete` says every owed message is in,
-:attr:`Record.result` holds the step's public outcome.
+game log); messages are fed to :meth:`Record.receive`. When :meth:`Record.complete` says every owed
+message is in, :attr:`Record.result` holds the step's public outcome.
+
+What :meth:`Record.receive` raises, and what the caller does with it:
+
+* :class:`~atoll.fair.messages.Unauthenticated`: bad encoding, unknown field, another table, or a
+  signature that does not verify under the seat's key (a ``hello`` also needs its binding to the
+  seat's identity). Drop the message; nobody is blamed.
+* :class:`~atoll.errors.CheatDetected` naming a seat: content that seat validly signed is wrong
+  (a bad link, proof, key, opening or claim), or the seat signed two different messages for one
+  slot, or signed past a timeout it witnessed (equivocation). Stop the table.
+* :class:`~atoll.fair.messages.NotForThisStep` and other :class:`~atoll.errors.ProtocolViolation`:
+  a valid message that is a replay, a duplicate, early, or out of turn. Drop it (or keep it for
+  later); nobody is blamed.
+
+Every check runs before the record changes, so a refused message or step leaves it as it was.
 
 Steps (``step`` field of the announcement) and the messages they wait for (a ``deck`` message
 carries a :mod:`atoll.fair.deck` message as its body and is owed under its type and pile):
@@ -18,11 +30,11 @@ setup       (none)                                          ``hello`` from every
 chain       ``epoch``                                       ``chain/head`` from each active seat
 draw        ``draw``, ``request``                           ``chain/open`` from each active seat
 seal        ``seat``, ``handles``                           ``seal/commit`` from that seat
-prove       ``seat``, ``claims`` (handle -> face)           ``prove`` (sealed), deck keys (cards)
+prove       ``seat``, ``claims`` (handle -> face)           ``prove`` from that seat, its deck keys
 reveal      ``handles``                                     ``reveal`` (sealed), deck keys (cards)
 shuffle     ``pile``, ``faces``                             deck shuffle, then lock, seat by seat
 deal        ``to`` (``[seat, [handles]]`` pairs)            deck keys of every seat but receivers
-leave       ``seat``                                        ``leave`` and its deck hand-overs
+leave       ``seat``                                        ``leave`` (sealed openings), deck keys
 timeout     ``missing``, ``late`` (step number), ``head``   ``witness`` from the other seats
 finish      (none)                                          ``seed`` from each active seat
 ==========  ==============================================  ===================================
@@ -30,7 +42,7 @@ finish      (none)                                          ``seed`` from each a
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from nacl.signing import VerifyKey
@@ -39,43 +51,93 @@ from atoll.chance import Pick, Roll, request_from_json
 from atoll.errors import CheatDetected, MalformedInput, ProtocolViolation
 from atoll.fair.commitments import CommitmentBook, commitment, salt_for
 from atoll.fair.deckrecord import DeckRecord, message_label
-from atoll.fair.messages import Message, check_envelope, check_signature, hex_bytes, same
+from atoll.fair.identity import KEY_SIZE, SIGNATURE_SIZE, binding_holds
+from atoll.fair.messages import (
+    Message,
+    NotForThisStep,
+    Unauthenticated,
+    content_digest,
+    hex_bytes,
+    parse,
+    same,
+    verify,
+)
 from atoll.fair.randomness import CHAIN_LENGTH, ChainBook, HashChain, draw_outcome, joint_seed, position
-from atoll.fair.transcript import StepRecord
-from atoll.jsondata import JSON, canonical
+from atoll.fair.transcript import StepRecord, genesis, step_head, step_seen
+from atoll.jsondata import JSON, canonical, strict_hex
 
 #: Bytes of a seat's secret seed, opened at the end.
 SEED_SIZE = 32
+
+#: Fewest witnesses that pin a timeout on the missing seat: with one, it is one seat's word.
+ATTRIBUTABLE_WITNESSES = 2
+
+
+def table_key_of(identities: Sequence[bytes], table: str, seat: int, hello: Mapping[str, JSON]) -> VerifyKey:
+    """The table key a ``hello`` body introduces, if ``seat``'s identity vouches for it; otherwise
+    :class:`~atoll.fair.messages.Unauthenticated` (anyone can send a hello in a seat's name)."""
+    try:
+        raw = strict_hex(hello.get("key"), KEY_SIZE, "table key")
+        binding = strict_hex(hello.get("binding"), SIGNATURE_SIZE, "identity binding")
+    except MalformedInput as exc:
+        raise Unauthenticated(f"refused a hello in seat {seat}'s name: {exc}") from exc
+    if not binding_holds(identities[seat], table, seat, raw, binding):
+        raise Unauthenticated(f"refused a hello in seat {seat}'s name: its table key is not vouched for "
+                              "by that seat's identity")
+    return VerifyKey(raw)
 
 
 class Record:
     """Everything public about one fair table, and the checks every message must pass."""
 
     def __init__(self, table: str, seats: int, chain_length: int = CHAIN_LENGTH, *,
-                 seat: int | None = None, seed: bytes | None = None) -> None:
-        """A record of ``table``; ``seat`` and ``seed`` make it that seat's own (its deck copies can act)."""
+                 identities: Sequence[bytes], seat: int | None = None, seed: bytes | None = None) -> None:
+        """A record of ``table`` whose seats have the long-term ``identities`` (32-byte Ed25519 keys);
+        ``seat`` and ``seed`` make it that seat's own (its deck copies can act)."""
         if seats < 1:
             raise ValueError(f"a table needs at least one seat, not {seats}")
+        if len(identities) != seats or any(len(k) != KEY_SIZE for k in identities):
+            raise ValueError(f"one {KEY_SIZE}-byte identity key per seat is needed, for {seats} seats")
         self.table = table
         self.seats = seats
+        self.identities = [bytes(k) for k in identities]
         self.chains = ChainBook(table, seats, chain_length)
         self.commitments = CommitmentBook(table)
         self.deck = DeckRecord(table, seats, seat, seed)
         self.keys: dict[int, VerifyKey] = {}
+        """Seat -> its table key, once its ``hello`` (bound to its identity) is in."""
         self.left: dict[int, int] = {}
         """Seat -> the step it left the table at."""
         self.seeds: dict[int, bytes] = {}
         self.forfeited: int | None = None
-        """The seat that forfeited by timeout, if any; the table takes no step after that."""
+        """The seat that forfeited by a timeout every other seat witnessed; no step follows."""
+        self.aborted: int | None = None
+        """The seat a timeout named when too few seats witnessed it to pin it on that seat."""
+        self.finished = False
+        """True once the seeds are open: no step follows."""
+        self.cheat: CheatDetected | None = None
+        """The first cheat caught: the table stops there, and no step follows."""
+        self.sealed: list[tuple[int, list[str]]] = []
+        """Each sealed decision: the deciding seat and its slots, in order."""
         self.n = -1
         self.step: StepRecord = {}
         self.result: dict[str, JSON] | None = None
         self.draws = 0
         self.epochs = 0
+        self.seen = genesis(table, seats, chain_length, self.identities)
+        """What every message of the current step must carry as ``seen``."""
+        self._digests: list[str] = []
         self._owed: list[tuple[int, str]] = []
+        self._late: list[int] = []
+        self._head_before = self.seen
+        self._previous: str | None = None
         self._in_turn = False
         self._got: dict[tuple[int, str], Message] = {}
         self._commit_step: dict[str, int] = {}
+        self._signed: dict[tuple[int, int], str] = {}
+        self._signed_slots: dict[tuple[int, int, str], str] = {}
+        self._witnessed: dict[int, int] = {}
+        self._latest: dict[int, int] = {}
 
     # -- who is at the table ------------------------------------------------------
 
@@ -83,18 +145,35 @@ class Record:
         """The seats still taking part (not left), in seat order."""
         return [s for s in range(self.seats) if s not in self.left]
 
+    @property
+    def head(self) -> str:
+        """The head of the history so far: every step, the current one with the messages in so far."""
+        return self.seen if self.n < 0 else step_head(self.seen, self._digests)
+
+    def stopped(self) -> bool:
+        """Whether the table takes no more steps (finished, a cheat caught, forfeited or aborted)."""
+        ended = (self.cheat, self.forfeited, self.aborted)
+        return self.finished or any(e is not None for e in ended)
+
     # -- steps ------------------------------------------------------------------------
 
     def begin(self, step: StepRecord) -> None:
-        """Start the next step; raises :class:`ProtocolViolation` if the last one is not complete."""
+        """Start the next step; raises :class:`ProtocolViolation` (changing nothing) if it may not start."""
+        if self.finished:
+            raise ProtocolViolation("the game is over and every seed is open: no step can follow")
+        if self.cheat is not None:
+            raise ProtocolViolation(f"the table stopped when a cheat was caught ({self.cheat}); "
+                                    "it takes no more steps")
         if self.forfeited is not None:
             raise ProtocolViolation(f"seat {self.forfeited} forfeited; the table takes no more steps")
+        if self.aborted is not None:
+            raise ProtocolViolation(f"the table was aborted waiting for seat {self.aborted}; "
+                                    "it takes no more steps")
         timeout = isinstance(step, dict) and step.get("step") == "timeout"
         if self.n >= 0 and not self.complete() and not timeout:
             missing = ", ".join(str(s) for s, _ in self._owed)
             name = self.step.get("step")
             raise ProtocolViolation(f"step {self.n} ({name}) still waits for seats {missing}")
-        self._late = [s for s, _ in self._owed]
         if not isinstance(step, dict) or step.get("n") != self.n + 1 or not isinstance(step.get("step"), str):
             raise ProtocolViolation(f"step {self.n + 1} expected, got announcement {str(step)[:120]}")
         name = step["step"]
@@ -103,18 +182,32 @@ class Record:
             raise ProtocolViolation(f"unknown protocol step {name!r}")
         if name != "setup" and not self.keys:
             raise ProtocolViolation("the table has not been set up")
-        before = (self.n, self.step, self.result, self._got, self._in_turn, self._owed)
+        try:
+            canonical(step)
+        except MalformedInput as exc:
+            raise ProtocolViolation(f"step announcement is not plain JSON: {exc}") from exc
+        before = (self.n, self.step, self.result, self._got, self._in_turn, self._owed, self._late,
+                  self.seen, self._digests)
+        late = [self._owed[0][0]] if self._in_turn and self._owed else [s for s, _ in self._owed]
+        head, self.seen = self.head, step_seen(self.head, step)
+        self._late, self._head_before, self._previous = late, head, self.step.get("step")
         self.n, self.step, self.result = step["n"], step, None
-        self._got, self._in_turn, self._owed = {}, False, []
+        self._got, self._in_turn, self._owed, self._digests = {}, False, [], []
         try:
             starter(step)
         except Exception:  # a refused step leaves the record as it was, ready for another
-            self.n, self.step, self.result, self._got, self._in_turn, self._owed = before
+            (self.n, self.step, self.result, self._got, self._in_turn, self._owed, self._late,
+             self.seen, self._digests) = before
             raise
 
     def owed(self) -> list[tuple[int, str]]:
         """The (seat, message kind) pairs the current step still waits for."""
         return list(self._owed)
+
+    def late(self) -> list[int]:
+        """The seats a timeout of the current step may name: every owing seat, or in a step taken in
+        turn, the one whose turn it is."""
+        return [self._owed[0][0]] if self._in_turn and self._owed else sorted({s for s, _ in self._owed})
 
     def complete(self) -> bool:
         """Whether every message of the current step is in."""
@@ -130,24 +223,36 @@ class Record:
     # -- messages ---------------------------------------------------------------------
 
     def receive(self, message: JSON) -> Message:
-        """Check ``message`` for the current step and fold it in; returns it."""
-        msg = check_envelope(message, table=self.table, n=self.n, seats=self.seats)
+        """Authenticate ``message``, check it for the current step and fold it in; returns it.
+
+        See the module docstring for what each exception means and what the caller does.
+        """
+        msg = parse(message, table=self.table, seats=self.seats)
         seat, kind = msg["seat"], msg["kind"]
-        if msg["step"] != self.step.get("step"):
-            name = self.step["step"]
-            raise CheatDetected(seat, f"sent a {msg['step']!r} message during step {self.n} ({name})")
         key = self.keys.get(seat)
-        if key is None and kind == "hello":
-            key = self._hello_key(seat, msg)
         if key is None:
-            raise ProtocolViolation(f"seat {seat} has not said hello")
-        check_signature(msg, key)
+            if kind != "hello":
+                raise ProtocolViolation(f"a {kind!r} message in seat {seat}'s name, which has not said hello")
+            key = self._hello_key(seat, msg)
+        verify(msg, key)
+        try:
+            return self._take(msg)
+        except CheatDetected as exc:
+            self.cheat = exc  # whatever a seat validly signed wrong stops the table
+            raise
+
+    def _take(self, msg: Message) -> Message:
+        """Fold in an authenticated message (see :meth:`receive`)."""
+        seat, kind, n = msg["seat"], msg["kind"], msg["n"]
         what = message_label(msg["body"]) if kind == "deck" else kind
-        earlier = self._got.get((seat, what))
-        if earlier is not None:
-            if canonical(earlier) == canonical(msg):
-                raise ProtocolViolation(f"seat {seat}'s {what!r} message of step {self.n} arrived twice")
-            raise CheatDetected(seat, f"sent two different {what!r} messages in step {self.n}")
+        digest = content_digest(msg)
+        self._check_consistent(seat, n, msg["seen"], what, digest, kind)
+        if n != self.n or msg["step"] != self.step.get("step") or not same(msg["seen"], self.seen):
+            raise NotForThisStep(f"seat {seat}'s {what!r} message is for step {n} ({msg['step']}) of another "
+                                 f"history than this table's step {self.n} ({self.step.get('step')}): "
+                                 "dropped")
+        if (seat, what) in self._got:
+            raise ProtocolViolation(f"seat {seat}'s {what!r} message of step {self.n} arrived twice")
         if (seat, what) not in self._owed:
             raise ProtocolViolation(f"seat {seat} sent {what!r} in step {self.n}, which owes it nothing")
         if self._in_turn and self._owed[0] != (seat, what):
@@ -158,10 +263,36 @@ class Record:
         except (MalformedInput, KeyError, TypeError, ValueError, AttributeError) as exc:
             raise CheatDetected(seat, f"sent a malformed {what!r} message: {exc}") from exc
         self._got[(seat, what)] = msg
+        self._digests.append(digest)
         self._owed.remove((seat, what))
         if not self._owed:
             self._finish_step()
         return msg
+
+    def _check_consistent(self, seat: int, n: int, seen: str, what: str, digest: str, kind: str) -> None:
+        """Equivocation: two validly signed messages of one seat that cannot both be true.
+
+        One step number has one history (``seen``) and one message per slot; and a seat that
+        witnessed a timeout said the table stopped there, so it signs nothing later.
+        """
+        earlier_seen = self._signed.get((seat, n))
+        if earlier_seen is not None and not same(earlier_seen, seen):
+            raise CheatDetected(seat, f"signed two different histories for step {n} (equivocation)")
+        earlier = self._signed_slots.get((seat, n, what))
+        if earlier is not None and not same(earlier, digest):
+            raise CheatDetected(seat, f"signed two different {what!r} messages for step {n} (equivocation)")
+        witnessed = self._witnessed.get(seat)
+        latest = max(self._latest.get(seat, -1), n)
+        if kind == "witness":
+            witnessed = n if witnessed is None else min(witnessed, n)
+        if witnessed is not None and latest > witnessed:
+            raise CheatDetected(seat, f"witnessed that the table stopped at step {witnessed}, yet signed a "
+                                      f"message of step {latest} (equivocation)")
+        self._signed[(seat, n)] = seen
+        self._signed_slots[(seat, n, what)] = digest
+        self._latest[seat] = latest
+        if witnessed is not None:
+            self._witnessed[seat] = witnessed
 
     def _finish_step(self) -> None:
         finisher = getattr(self, f"_end_{self.step['step']}", None)
@@ -175,14 +306,14 @@ class Record:
         self._owe(list(range(self.seats)), "hello")
 
     def _hello_key(self, seat: int, msg: Message) -> VerifyKey:
-        body = msg["body"]
-        raw = hex_bytes(seat, body.get("key") if isinstance(body, dict) else None, 32, "verify key")
-        return VerifyKey(raw)
+        return table_key_of(self.identities, self.table, seat, msg["body"])
 
     def _on_hello(self, seat: int, body: dict[str, Any]) -> None:
+        if set(body) != {"key", "binding", "head"}:
+            raise CheatDetected(seat, f"said hello with fields {sorted(body)}, not key, binding and head")
         self.chains.commit(seat, 0, body["head"])
         self._commit_step_of_head(seat, 0)
-        self.keys[seat] = VerifyKey(hex_bytes(seat, body["key"], 32, "verify key"))
+        self.keys[seat] = table_key_of(self.identities, self.table, seat, body)
 
     def _commit_step_of_head(self, seat: int, epoch: int) -> None:
         self._commit_step[f"chain:{seat}:{epoch}"] = self.n
@@ -213,7 +344,12 @@ class Record:
         self._owe(self.active(), "chain/open")
 
     def _on_chain_open(self, seat: int, body: dict[str, Any]) -> None:
-        self._openings[seat] = self.chains.check(seat, self.draws, body["link"])
+        link = self.chains.check(seat, self.draws, body.get("link"))
+        request = self.step["request"]
+        if body.get("draw") != self.draws or canonical(body.get("request")) != canonical(request):
+            raise CheatDetected(seat, f"opened its link for draw {body.get('draw')!r} of request "
+                                      f"{body.get('request')!r}, not draw {self.draws} of {request}")
+        self._openings[seat] = link
 
     def _end_draw(self) -> dict[str, JSON]:
         request = request_from_json(self.step["request"])
@@ -238,6 +374,7 @@ class Record:
         for handle in handles:
             self.commitments.record(seat, handle, commitments[handle])
             self._commit_step[handle] = self.n
+        self.sealed.append((seat, list(handles)))
 
     def _open_slots(self, seat: int, openings: JSON, slots: list[str]) -> dict[str, JSON]:
         if not isinstance(openings, dict) or sorted(openings) != sorted(slots):
@@ -272,11 +409,12 @@ class Record:
         if strangers:
             raise ProtocolViolation(f"seat {seat} claims cards {strangers}, which were not dealt to it")
         self._proved: dict[str, JSON] = {}
-        closed = [h for h in sealed.get(seat, []) if h not in self.commitments.opened()]
-        more = self.deck.begin_open({h: None for h in cards})
-        if any(s != seat for s, _ in more):
+        targets: dict[str, int | None] = {h: None for h in cards}
+        if any(s != seat for s, _ in self.deck.plan_open(targets)):
             raise ProtocolViolation(f"showing {cards} would need keys of seats other than {seat}")
-        self._owe([seat] if closed else [], "prove", more=more)
+        more = self.deck.begin_open(targets) if targets else []
+        # the claiming seat always signs: its ``prove`` message vouches for the claims it answers
+        self._owe([seat], "prove", more=more)
 
     def _on_prove(self, seat: int, body: dict[str, Any]) -> None:
         closed = [h for h in self.step["claims"] if self.commitments.owner(h) == seat
@@ -357,25 +495,39 @@ class Record:
         self._owe([seat], "leave", more=self.deck.leave_labels(seat))
 
     def _on_leave(self, seat: int, body: dict[str, Any]) -> None:
-        pass  # the signed message itself is the seat's word that it leaves; its keys come as deck messages
+        # the seat's word that it leaves, with the openings of its sealed slots (so its choices can
+        # still be checked); its card keys come as deck messages
+        self._open_slots(seat, body["sealed"], self.commitments.closed(seat))
 
     def _end_leave(self) -> dict[str, JSON]:
         self.left[self.step["seat"]] = self.n
         return {}
 
     def _begin_timeout(self, step: StepRecord) -> None:
-        missing, late = step.get("missing"), step.get("late")
-        if late != self.n - 1 or missing not in self._late or not isinstance(step.get("head"), str):
+        missing, late, head = step.get("missing"), step.get("late"), step.get("head")
+        if set(step) != {"n", "step", "missing", "late", "head"}:
+            raise ProtocolViolation(f"a timeout names missing, late and head only: {str(step)[:99]}")
+        if self._previous == "timeout":
+            raise ProtocolViolation("a timeout that not every other seat witnessed stops the table; "
+                                    "it cannot time out in turn (aborted, not attributable)")
+        if late != self.n - 1 or missing not in self._late:
             raise ProtocolViolation(f"timeout of a seat that owes nothing in the last step: {str(step)[:99]}")
+        if not isinstance(head, str) or not same(head, self._head_before):
+            raise ProtocolViolation(f"timeout states head {str(head)[:16]}..., but the table's head when "
+                                    f"step {late} stalled is {self._head_before[:16]}...")
         self._owe([s for s in self.active() if s != missing], "witness")
 
     def _on_witness(self, seat: int, body: dict[str, Any]) -> None:
         fields = ("missing", "late", "head")
-        if any(body.get(f) != self.step.get(f) for f in fields):
+        if set(body) != set(fields) or any(body.get(f) != self.step.get(f) for f in fields):
             raise CheatDetected(seat, f"witnessed {body!r}, not the announced timeout")
 
     def _end_timeout(self) -> dict[str, JSON]:
-        self.forfeited = self.step["missing"]
+        witnesses = len(self.active()) - 1
+        if witnesses >= ATTRIBUTABLE_WITNESSES:
+            self.forfeited = self.step["missing"]
+        else:
+            self.aborted = self.step["missing"]
         return {}
 
     def _begin_finish(self, step: StepRecord) -> None:
@@ -398,6 +550,7 @@ class Record:
         if problems:
             n, seat, what = min(problems)
             raise CheatDetected(seat, f"step {n} does not follow from its opened seed: {what}")
+        self.finished = True
         return {}
 
     def _seed_problems(self, seat: int, seed: bytes, values: Mapping[str, JSON]) -> list[tuple[int, str]]:

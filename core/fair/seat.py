@@ -6,6 +6,22 @@ that is never opened, so opening the seed at the end cannot forge old messages),
 and the card faces it privately knows. It keeps its own :class:`~atoll.fair.record.Record` and
 checks every message it receives. It is a pure state machine: :meth:`begin` (a step is announced)
 and :meth:`receive` (a message arrived) return the messages it sends; no clock, no socket.
+
+On a network each peer runs one Participant, for its own seat, and nothing else:
+
+1. derive each step from the game log (the engine is deterministic; :mod:`atoll.fair.steps` turns a
+   chance request, a sealed decision, a shown card, a departure or the end into its announcement)
+   and call :meth:`begin`; broadcast what it returns;
+2. pass every message that arrives to :meth:`receive` and broadcast what it returns: drop the
+   message on :class:`~atoll.fair.messages.Unauthenticated` or another
+   :class:`~atoll.errors.ProtocolViolation` (keep an early one for later); stop the table on
+   :class:`~atoll.errors.CheatDetected`, which names the seat;
+3. when :meth:`Record.complete <atoll.fair.record.Record.complete>` holds, read the step's
+   outcome from ``record.result`` and go on; if the deadline passes first, announce a ``timeout``
+   naming one of ``record.late()``, the late step and ``record.head``, and step 1 again.
+
+The seat's own messages for a step are all derived from the record (``record.seen``, its secrets
+and the announcement); nothing it sends depends on a clock or on the order others' messages came in.
 """
 
 from __future__ import annotations
@@ -18,6 +34,7 @@ from nacl.signing import SigningKey
 from atoll.errors import ProtocolViolation
 from atoll.fair.commitments import SealBox
 from atoll.fair.hashing import hash_bytes
+from atoll.fair.identity import SIGNATURE_SIZE, BindingSigner, binding_statement
 from atoll.fair.messages import Message, make, sign
 from atoll.fair.randomness import CHAIN_LENGTH, HashChain, position
 from atoll.fair.record import SEED_SIZE, Record
@@ -39,14 +56,23 @@ class Participant:
     """One seat at a fair table: answers each step with its messages and checks everyone else's."""
 
     def __init__(self, seat: int, table: str, seats: int, master: bytes,
-                 chain_length: int = CHAIN_LENGTH) -> None:
+                 chain_length: int = CHAIN_LENGTH, *, identities: Sequence[bytes],
+                 bind: BindingSigner) -> None:
+        """Seat ``seat`` of ``table``; ``master`` is fresh for this table (never reused: the seed it
+        gives is opened at the end). ``identities`` are every seat's long-term identity key, and
+        ``bind`` signs with this seat's identity (the table layer holds it) to vouch for its table key.
+        """
         if len(master) < 32:
             raise ValueError("a seat's master secret needs at least 32 bytes")
         self.seat = seat
         self.table = table
         self._seed = derive_seed(master, table, seat)
-        self.record = Record(table, seats, chain_length, seat=seat, seed=self._seed)
+        self.record = Record(table, seats, chain_length, identities=identities, seat=seat, seed=self._seed)
         self._key = derive_identity(master, table, seat)
+        statement = binding_statement(table, seat, self._key.verify_key.encode())
+        self._binding = bind(statement)
+        if len(self._binding) != SIGNATURE_SIZE:
+            raise ValueError(f"an identity binding is a {SIGNATURE_SIZE}-byte Ed25519 signature")
         self._chains: dict[int, HashChain] = {}
         self._box = SealBox(self._seed, table, seat)
         self._pending_seal: dict[str, JSON] = {}
@@ -78,7 +104,7 @@ class Participant:
         return [self._message(self.record.step, "deck", body) for body in outbox]
 
     def _message(self, step: StepRecord, kind: str, body: Mapping[str, JSON]) -> Message:
-        return self.sign(make(self.table, step["n"], step["step"], self.seat, kind, body))
+        return self.sign(make(self.table, step["n"], step["step"], self.seat, kind, self.record.seen, body))
 
     def sign(self, message: Message) -> Message:
         """``message`` signed in this seat's name (how every message it sends is signed)."""
@@ -95,7 +121,8 @@ class Participant:
     # -- what this seat sends in each step ---------------------------------------------
 
     def _act_setup(self, step: StepRecord) -> tuple[str, dict[str, JSON]]:
-        return "hello", {"key": self._key.verify_key.encode().hex(), "head": self._chain(0).head}
+        return "hello", {"key": self._key.verify_key.encode().hex(), "binding": self._binding.hex(),
+                         "head": self._chain(0).head}
 
     def _chain(self, epoch: int) -> HashChain:
         if epoch not in self._chains:
@@ -108,7 +135,8 @@ class Participant:
 
     def _act_draw(self, step: StepRecord) -> tuple[str, dict[str, JSON]]:
         epoch, index = position(self.record.draws, self.record.chains.length)
-        return "chain/open", {"link": self._chain(epoch).link(index)}
+        return "chain/open", {"draw": self.record.draws, "request": step["request"],
+                              "link": self._chain(epoch).link(index)}
 
     def _act_seal(self, step: StepRecord) -> tuple[str, dict[str, JSON]] | None:
         if step["seat"] != self.seat:
@@ -126,8 +154,7 @@ class Participant:
             return None
         opened = self.record.commitments.opened()
         closed = [h for h in sorted(step["claims"]) if self._box.has(h) and h not in opened]
-        sealed = {h: self._box.opening(h) for h in closed}
-        return ("prove", {"sealed": sealed}) if sealed else None
+        return "prove", {"sealed": {h: self._box.opening(h) for h in closed}}
 
     def _act_reveal(self, step: StepRecord) -> tuple[str, dict[str, JSON]] | None:
         if (self.seat, "reveal") not in self.record.owed():
@@ -146,7 +173,8 @@ class Participant:
         if step["seat"] != self.seat:
             return None
         self.record.deck.leave()
-        return "leave", {}
+        closed = self.record.commitments.closed(self.seat)
+        return "leave", {"sealed": {h: self._box.opening(h) for h in closed}}
 
     def _act_timeout(self, step: StepRecord) -> tuple[str, dict[str, JSON]] | None:
         if step["missing"] == self.seat:

@@ -10,6 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from nacl.signing import SigningKey
+
+from atoll.fair.identity import identity_signer
 from atoll.fair.messages import Message
 from atoll.fair.resolver import FairResolver, Tamper
 from atoll.fair.seat import Participant
@@ -25,12 +28,26 @@ def masters(seats: int, salt: int = 0) -> list[bytes]:
     return [bytes([salt, seat + 1]) * 16 for seat in range(seats)]
 
 
+def identities(seats: int, salt: int = 0) -> list[SigningKey]:
+    """Fixed long-term identity keys, one per seat (the table layer's, in real play)."""
+    return [SigningKey(bytes([salt, 100 + seat]) * 16) for seat in range(seats)]
+
+
+def seated(seats: int, name: str = TABLE, *, salt: int = 0, chain_length: int = 256) -> list[Participant]:
+    """The participants of a table with fixed master secrets and identities."""
+    keys = identities(seats, salt)
+    public = [k.verify_key.encode() for k in keys]
+    return [Participant(s, name, seats, m, chain_length, identities=public, bind=identity_signer(keys[s]))
+            for s, m in enumerate(masters(seats, salt))]
+
+
 def table(seats: int, name: str = TABLE, *, cheat: Cheat | None = None, salt: int = 0,
-          chain_length: int = 256) -> FairResolver:
-    """A fair table of ``seats`` seats with fixed secrets (and, given ``cheat``, a cheating seat)."""
-    participants = [Participant(s, name, seats, m, chain_length) for s, m in enumerate(masters(seats, salt))]
+          chain_length: int = 256, referee: Any = None) -> FairResolver:
+    """A fair table of ``seats`` seats with fixed secrets (and, given ``cheat``, a cheating seat or relay)."""
+    participants = seated(seats, name, salt=salt, chain_length=chain_length)
     tamper = cheat(participants) if cheat is not None else None
-    return FairResolver(seats, name, participants=participants, tamper=tamper, chain_length=chain_length)
+    return FairResolver(seats, name, participants=participants, tamper=tamper, chain_length=chain_length,
+                        referee=referee)
 
 
 def rewrite(seat: int, kind: str, change: Callable[[dict[str, Any]], None], *, skip: int = 0) -> Cheat:

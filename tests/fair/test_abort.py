@@ -8,11 +8,11 @@ import pytest
 
 from atoll.chance import Deal, Reveal, Roll, Shuffle
 from atoll.errors import CheatDetected, ProtocolViolation
-from atoll.fair.abort import Deadlines, Evidence, SeatForfeited
+from atoll.fair.abort import Deadlines, Evidence, SeatForfeited, TableAborted
 from atoll.fair.audit import check_transcript
-from atoll.fair.messages import Message
+from atoll.fair.messages import Message, Unauthenticated
 from atoll.fair.resolver import Tamper
-from tests.fair.helpers import rewrite, table, withhold
+from tests.fair.helpers import TABLE, rewrite, table, withhold
 
 
 def forfeit_of(resolver_call: Any) -> SeatForfeited:
@@ -26,36 +26,79 @@ def test_a_withheld_opening_forfeits_with_evidence_signed_by_every_other_seat() 
     forfeit = forfeit_of(lambda: resolver.resolve(Roll(1, 6)))
     assert forfeit.seat == 2 and forfeit.evidence.missing == 2
     assert sorted(m["seat"] for m in forfeit.evidence.witnesses) == [0, 1]
-    forfeit.evidence.check(resolver.participants[0].record.keys, range(3))
+    assert forfeit.evidence.attributable
+    forfeit.evidence.check(resolver.participants[0].record.keys, range(3), table=TABLE)
 
 
 def test_evidence_survives_a_round_trip_through_json() -> None:
-    resolver = table(2, cheat=withhold(0, "chain/open"))
+    resolver = table(3, cheat=withhold(0, "chain/open"))
     evidence = forfeit_of(lambda: resolver.resolve(Roll(1, 6))).evidence
     again = Evidence.from_json(evidence.to_json())
-    again.check(resolver.participants[1].record.keys, range(2))
+    again.check(resolver.participants[1].record.keys, range(3), table=TABLE)
     assert again.missing == 0
 
 
-def test_forged_evidence_names_the_witness_whose_signature_fails() -> None:
+def test_forged_evidence_is_refused_blaming_nobody() -> None:
+    """A witness statement changed without its seat's key is nobody's word: refused, no seat named."""
     resolver = table(3, cheat=withhold(2, "chain/open"))
     evidence = forfeit_of(lambda: resolver.resolve(Roll(1, 6))).evidence
     forged = dict(evidence.witnesses[1], body=dict(evidence.witnesses[1]["body"], missing=0))
-    with pytest.raises(CheatDetected, match="signature") as caught:
+    with pytest.raises(Unauthenticated, match="signature"):
         Evidence(evidence.step, (evidence.witnesses[0], forged)).check(
-            resolver.participants[0].record.keys, range(3))
-    assert caught.value.seat == evidence.witnesses[1]["seat"]
+            resolver.participants[0].record.keys, range(3), table=TABLE)
 
 
 def test_evidence_lacking_a_witness_is_refused() -> None:
     resolver = table(3, cheat=withhold(2, "chain/open"))
     evidence = forfeit_of(lambda: resolver.resolve(Roll(1, 6))).evidence
     with pytest.raises(ProtocolViolation, match="lacks the witness"):
-        Evidence(evidence.step, evidence.witnesses[:1]).check(resolver.participants[0].record.keys, range(3))
+        Evidence(evidence.step, evidence.witnesses[:1]).check(
+            resolver.participants[0].record.keys, range(3), table=TABLE)
+
+
+def test_in_a_two_seat_game_a_withheld_message_aborts_the_table_blaming_nobody() -> None:
+    """Threat model: with one witness, a timeout is one seat's word against the other's."""
+    resolver = table(2, cheat=withhold(1, "chain/open"))
+    with pytest.raises(TableAborted, match="not attributable") as caught:
+        resolver.resolve(Roll(1, 6))
+    assert caught.value.missing == 1 and caught.value.evidence is not None
+    assert not caught.value.evidence.attributable
+    assert not isinstance(caught.value, CheatDetected)
+
+
+def test_a_timeout_not_every_other_seat_witnesses_aborts_the_table_blaming_nobody() -> None:
+    def relay(participants: Any) -> Tamper:
+        def tamper(author: int, message: Message) -> Message | None:
+            dropped = {"chain/open": 2, "witness": 1}
+            if dropped.get(message["kind"]) == author:
+                return None
+            return message
+        return tamper
+
+    resolver = table(3, cheat=relay)
+    with pytest.raises(TableAborted, match="not attributable"):
+        resolver.resolve(Roll(1, 6))
+    with pytest.raises(TableAborted, match="only seats \\[0\\] signed"):
+        check_transcript(resolver.transcript)
+
+
+def test_a_witness_that_signs_past_its_timeout_is_caught_equivocating() -> None:
+    """Signed receipts: a seat that witnessed the table stop cannot also have signed a later step."""
+    resolver = table(3, cheat=withhold(2, "chain/open"))
+    evidence = forfeit_of(lambda: resolver.resolve(Roll(1, 6))).evidence
+    honest = table(3)  # the same seats' real history, in which seat 2's opening arrived
+    honest.resolve(Roll(1, 6))
+    honest.resolve(Roll(1, 6))
+    later = [e["msg"] for e in honest.transcript.entries
+             if "msg" in e and e["msg"]["n"] >= evidence.step["n"]]
+    record = resolver.participants[1].record
+    with pytest.raises(CheatDetected, match="equivocation") as caught:
+        record.receive(next(m for m in later if m["seat"] == 0))
+    assert caught.value.seat == 0
 
 
 def test_after_a_forfeit_the_table_takes_no_more_steps() -> None:
-    resolver = table(2, cheat=withhold(1, "chain/open"))
+    resolver = table(3, cheat=withhold(1, "chain/open"))
     forfeit_of(lambda: resolver.resolve(Roll(1, 6)))
     with pytest.raises(ProtocolViolation, match="forfeited"):
         resolver.resolve(Roll(1, 6))
@@ -87,7 +130,7 @@ def test_a_withheld_card_key_forfeits() -> None:
 
 
 def test_a_seed_withheld_at_the_end_forfeits() -> None:
-    resolver = table(2, cheat=withhold(1, "seed"))
+    resolver = table(3, cheat=withhold(1, "seed"))
     resolver.resolve(Roll(1, 6))
     assert forfeit_of(resolver.finish).seat == 1
 
