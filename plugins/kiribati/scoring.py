@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from atoll import Results, State
+from atoll.plugins.kiribati.board import ROWS
 from atoll.plugins.kiribati.meta import ANIMAL_POINTS, CARD_POINTS, PROFESSIONAL
 from atoll.plugins.kiribati.pieces import locate
 
@@ -14,9 +15,12 @@ def victory_points(state: State, seat: int) -> int:
     return animals + cards
 
 
-def position(state: State, seat: int) -> int:
-    """K48: how far north the animals still in the water stand: the row number of each, summed."""
-    return sum(row + 1 for _, row in locate(state, seat).values())
+def steps_to_go(state: State, seat: int) -> int:
+    """K48: the steps the animals not rescued still have to go to the mainland: from a turtle of row
+    r, 5 - r (one a row and one ashore); from the island, counted as row 0, five."""
+    afloat = locate(state, seat)
+    left = len(state["animals"]) - len(state["mainland"][seat])
+    return sum(ROWS - row for _, row in afloat.values()) + (left - len(afloat)) * (ROWS + 1)
 
 
 def results(state: State) -> Results:
@@ -31,7 +35,7 @@ def results(state: State) -> Results:
     def rank(seat: int) -> tuple[int, int, int]:
         if seat in finished:
             return scores[seat], 1, -finished.index(seat)
-        return scores[seat], 0, position(state, seat)
+        return scores[seat], 0, -steps_to_go(state, seat)
 
     best = max(rank(s) for s in seats)
     return Results(scores, tuple(s for s in seats if rank(s) == best))

@@ -53,15 +53,32 @@ def test_victory_points_for_rescued_animals_and_unplayed_cards() -> None:
     assert results(state).scores == (9 + 5 + 2 + 1, 8 + 1)
 
 
-def test_ties_go_to_the_animals_further_north() -> None:
-    """K48: equal points, nobody finished: the sum of the row numbers of the animals in play decides."""
+def test_ties_go_to_the_player_with_fewest_steps_still_to_go() -> None:
+    """K48: equal points, nobody finished: fewest steps still to go to the mainland wins (5 - r from
+    a turtle of row r, 5 from the island). The review's example: one rabbit in row 4 (1 step) beats
+    a monkey in row 3 and a rabbit in row 2 (2 + 3 steps), where summing rows gave 4 against 5."""
     state = pro(
-        turtles={"c1r3": (4, ["red kagu"]), "c2r2": (4, ["blue kagu", "blue monkey"])},
+        turtles={"c1r4": (4, ["red rabbit"]), "c1r3": (4, ["blue monkey"]), "c1r2": (4, ["blue rabbit"])},
+        mainland=[*(f"red {a}" for a in ("lizard", "kagu", "koala", "monkey")),
+                  *(f"blue {a}" for a in ("lizard", "kagu", "koala"))],
+    )
+    state["hands"] = [[], ["w", "x", "y", "z"]]
+    state["opened"] = {"w": "sleep", "x": "clamp", "y": "feeding", "z": "current"}
+    assert results(state).scores == (30, 30)
+    assert results(state).winners == (0,)
+
+
+def test_an_animal_on_the_island_still_has_five_steps_to_go() -> None:
+    """K48: the island counts as row 0, five steps from the mainland: a kagu in row 2 beats one in
+    row 1 (every other animal but the lizards on the island), and loses once it is back on the island."""
+    state = pro(
+        turtles={"c1r1": (4, ["red kagu"]), "c1r2": (4, ["blue kagu"])},
         mainland=["red lizard", "blue lizard"],
     )
-    assert results(state).winners == (1,)  # blue 2 + 2 beats red 3
-    state["board"][1][1]["animals"] = [[1, "kagu"]]
-    assert results(state).winners == (0,)  # red 3 beats blue 2
+    assert results(state).winners == (1,)  # blue 3 + 3 * 5 = 18 steps against red 4 + 3 * 5 = 19
+    state["board"][1][0] = {"size": 4, "animals": []}
+    state["island"][1] = ["monkey", "kagu", "rabbit", "koala"]
+    assert results(state).winners == (0,)  # red 19 against blue 4 * 5 = 20
 
 
 def test_a_full_rescue_beats_an_equal_score() -> None:
