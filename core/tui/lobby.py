@@ -57,8 +57,8 @@ class LobbyList:
         self._tables = tables
         self._chosen = chosen
         self.selected = 0
-        self.window = Window(FormattedTextControl(styled(self._text), focusable=True, key_bindings=self._keys()),
-                             wrap_lines=False)
+        control = FormattedTextControl(styled(self._text), focusable=True, key_bindings=self._keys())
+        self.window = Window(control, wrap_lines=False)
 
     def __pt_container__(self) -> Window:
         """The window, so the list can be put in a layout as it is."""

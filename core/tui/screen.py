@@ -60,6 +60,8 @@ from atoll.tui.palette import Look, plain, styled
 ROOMY_EXTRA = 34
 #: Lines the compact layout keeps for everything but the board (title, seats, log, status, prompt, hint).
 COMPACT_RESERVE = 7
+#: The same for a board too tall for that: title and seats line give way, the log keeps one line.
+TIGHT_RESERVE = 4
 STYLE = Style.from_dict({
     "title": "reverse bold",
     "status": "reverse",
@@ -223,9 +225,13 @@ class TableScreen:
                                height=lambda: self._compact_board_height())
         roomy_board = Window(FormattedTextControl(styled(self._board)), wrap_lines=True,
                              width=lambda: Dimension.exact(self._board_width() + 1))
+        roomy_enough = Condition(lambda: not self._tight())
         compact = HSplit([
             compact_board,
-            Window(FormattedTextControl(styled(self._seats_line)), height=1, style="class:frame"),
+            ConditionalContainer(
+                Window(FormattedTextControl(styled(self._seats_line)), height=1, style="class:frame"),
+                filter=roomy_enough,
+            ),
             self._log_window(),
         ])
         roomy = VSplit([
@@ -253,7 +259,10 @@ class TableScreen:
         )
         hidden_prompt = Condition(lambda: self.handoff is None and self.overlay is None)
         root = HSplit([
-            Window(FormattedTextControl(styled(self._title)), height=1, style="class:title"),
+            ConditionalContainer(
+                Window(FormattedTextControl(styled(self._title)), height=1, style="class:title"),
+                filter=roomy_enough,
+            ),
             DynamicContainer(body),
             Window(FormattedTextControl(styled(self._status)), height=1, style="class:status"),
             ConditionalContainer(prompt, filter=hidden_prompt),
@@ -264,15 +273,21 @@ class TableScreen:
             Float(xcursor=True, ycursor=True, content=CompletionsMenu(max_height=8, scroll_offset=1)),
         ])
 
+    def _tight(self) -> bool:
+        """Whether the board needs the lines of the title and the seats line (compact layout only)."""
+        size = self._size()
+        return not self._roomy() and self._board_height(size.columns) > size.rows - COMPACT_RESERVE
+
     def _compact_board_height(self) -> Dimension:
         size = self._size()
-        return Dimension.exact(max(1, min(self._board_height(size.columns), size.rows - COMPACT_RESERVE)))
+        reserve = TIGHT_RESERVE if self._tight() else COMPACT_RESERVE
+        return Dimension.exact(max(1, min(self._board_height(size.columns), size.rows - reserve)))
 
     def _log_window(self) -> Window:
         return Window(
             FormattedTextControl(styled(self._log_text), get_cursor_position=self._log_end),
             wrap_lines=True,
-            height=Dimension(min=2, weight=1),
+            height=Dimension(min=1, weight=1),
         )
 
     # -- what each part shows ---------------------------------------------------------
