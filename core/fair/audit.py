@@ -30,6 +30,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from nacl.signing import VerifyKey
+
 from atoll.chance import Deal, Pick, Reveal, Roll, Shuffle, request_from_json
 from atoll.engine.match import Event
 from atoll.engine.save import SavedGame, replay
@@ -80,7 +82,7 @@ def authenticate_transcript(transcript: Transcript) -> None:
 
     Raises :class:`DamagedTranscript` naming the first entry that is not.
     """
-    keys = {}
+    keys: dict[int, VerifyKey] = {}
     head = genesis(transcript.table, transcript.seats, transcript.chain_length, transcript.identities)
     for number, (index, step, messages) in enumerate(transcript.groups()):
         if step.get("n") != number:

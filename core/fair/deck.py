@@ -324,9 +324,8 @@ class MentalDeck:
 
     def _on_shuffle(self, sender: int, message: Message) -> None:
         self._expect_turn(sender, Phase.SHUFFLE, "shuffle")
-        commitment = message.get("seed_commitment")
         try:
-            strict_hex(commitment, 32, "seed commitment")
+            commitment = strict_hex(message.get("seed_commitment"), 32, "seed commitment").hex()
         except MalformedInput as exc:
             raise CheatDetected(sender, f"shuffle carries no seed commitment: {exc}") from exc
         key = self._point(sender, message.get("key"), "shuffle key commitment")
