@@ -18,13 +18,12 @@ from atoll.plugins.kiribati.pieces import (
     take_off,
 )
 
-#: The twenty event cards (rule K38, our decision): counts of each, in a fixed order.
-DECK = {
-    "cloudy": 3, "fishing_net": 3, "thunderstorm": 2, "sunshine": 3, "flow": 3, "storm": 2, "calm_sea": 4,
-}
+#: The twenty event cards (rule K38, our decision): the six events the rulebook describes, the two
+#: that last a round four times each and the others three times, in a fixed order.
+DECK = {"cloudy": 4, "fishing_net": 4, "thunderstorm": 3, "sunshine": 3, "flow": 3, "storm": 3}
 TITLES = {
     "cloudy": "Cloudy", "fishing_net": "Fishing net", "thunderstorm": "Thunderstorm", "sunshine": "Sunshine",
-    "flow": "Flow", "storm": "Storm", "calm_sea": "Calm sea",
+    "flow": "Flow", "storm": "Storm",
 }
 #: Events that last the whole round; the others happen once, when the card is turned.
 ROUND_LONG = ("cloudy", "fishing_net")

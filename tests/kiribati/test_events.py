@@ -37,13 +37,12 @@ def test_twenty_event_cards_of_which_fifteen_are_drawn_one_a_round() -> None:
     """K38: the deck's composition; a public draw from the cards not drawn yet at each round's
     start; after fifteen rounds five cards were never seen."""
     assert Counter(full_deck()) == {
-        "cloudy": 3,
-        "fishing_net": 3,
-        "thunderstorm": 2,
+        "cloudy": 4,
+        "fishing_net": 4,
+        "thunderstorm": 3,
         "sunshine": 3,
         "flow": 3,
-        "storm": 2,
-        "calm_sea": 4,
+        "storm": 3,
     }
     match = Match(GAME, GAME.configure(2, "professional"), LocalResolver(5))
     run(match, [RandomBot(1), RandomBot(2)])
@@ -83,9 +82,9 @@ def test_cloudy_gives_no_koala_a_second_move_from_a_feeding_station() -> None:
     state = act(roll(state, 4, 4), "die 4", "koala c1r2", "kagu c1r2", "play feeding", known=known)
     assert [t for t in texts(state, known) if t.startswith("koala")] == []
     assert "kagu c1r3" in texts(state, known)
-    calm = turn_event(pro(turtles=turtles), "calm_sea")
+    calm = pro(turtles=turtles)  # no event yet
     with_cards(calm, 0, ["feeding"])
-    calm = act(roll(calm, 4, 4), "die 4", "koala c1r2", "play feeding", known=known)
+    calm = act(calm, "die 4", "koala c1r2", "play feeding", known=known)
     assert "koala c1r3" in texts(calm, known)
 
 
@@ -98,9 +97,9 @@ def test_cloudy_keeps_a_current_off_every_turtle_carrying_a_koala() -> None:
     known = with_cards(state, 0, ["current"])
     plays = [t for t in texts(roll(state, 4, 4), known) if t.startswith("play")]
     assert plays == ["play current c1r3"]
-    calm = turn_event(pro(turtles=turtles), "calm_sea")
+    calm = pro(turtles=turtles)  # no event yet
     with_cards(calm, 0, ["current"])
-    assert len([t for t in texts(roll(calm, 4, 4), known) if t.startswith("play")]) == 4
+    assert len([t for t in texts(calm, known) if t.startswith("play")]) == 4
 
 
 def test_cloudy_ends_with_the_round() -> None:
@@ -118,7 +117,7 @@ def test_the_fishing_net_stops_turtles_onto_and_off_its_places() -> None:
     state = turn_event(pro(turtles=turtles, supply=(0, 0)), "fishing_net")
     state = roll(state, 5, 5)
     assert texts(act(state, "die 5")) == ["pass", "turtle c1r4", "turtle c5r3"]
-    calm = roll(turn_event(pro(turtles=turtles, supply=(0, 0)), "calm_sea"), 5, 5)
+    calm = roll(turn_event(pro(turtles=turtles, supply=(0, 0)), "storm"), 5, 5)
     assert "turtle c3r1" in texts(act(calm, "die 5"))
 
 
@@ -212,9 +211,15 @@ def test_storm_blows_every_kagu_back_to_the_island() -> None:
     assert riders(after, "c3r4") == ["blue kagu"]
 
 
-def test_calm_sea_changes_nothing() -> None:
-    """K45: the card is turned and nothing happens."""
-    state = pro(turtles={"c2r2": (4, ["red kagu"])})
-    after = turn_event(state, "calm_sea")
-    assert after["board"] == state["board"] and after["event"] == "calm_sea"
-    assert after["events_seen"] == ["calm_sea"] and len(after["events_left"]) == 19
+def test_an_event_can_turn_out_to_do_nothing() -> None:
+    """K45: a Storm with no kagu afloat, and Sunshine with no lizards (four or five players) and
+    Thunderstorm with no rabbits (five players), whose cards stay in the deck, change nothing."""
+    state = pro(turtles={"c2r2": (4, ["red rabbit"])})
+    after = turn_event(state, "storm")
+    assert after["board"] == state["board"] and after["island"] == state["island"]
+    assert after["events_seen"] == ["storm"] and len(after["events_left"]) == 19
+    five = sea(variant="professional", seats=5, turtles={"c2r2": (4, ["red monkey"])}, supply=(0, 0))
+    assert sorted(five["events_left"]) == sorted(full_deck())
+    for name in ("sunshine", "thunderstorm"):
+        after = turn_event(five, name)
+        assert after["board"] == five["board"] and after["island"] == five["island"]

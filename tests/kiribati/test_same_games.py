@@ -52,19 +52,19 @@ LOGS: dict[tuple[str, int], tuple[str, ...]] = {
         "899679bcc47152c3", "013299c3d6088ee7", "dcde8a3ef1a7aab3", "8ed8bb742968108e", "501676fa50b174d0",
     ),
     ("professional", 2): (
-        "92619cd57e322a07", "9904d01bb72d3daa", "934a9ff01c3a878e", "560286e441bfbc3d", "f4650e6ad7cc4056",
+        "28e0ddc7398efcef", "e1fa9a3b3177aa3b", "b933035c9b6bdf1a", "7689086d0cd0698b", "a6022d6caa9bccb1",
     ),
     ("professional", 3): (
-        "8f4bdebf3d045ab2", "a24445beda890c36", "fec75e428e698a14", "7a258350ee99bf2b", "6c170c03ea033394",
-        "7149467db65de221", "c36f148d7a768f68", "3b62a41904548016", "28845b42ec39e114", "bba800a579692897",
-        "333525efac38af4b", "a0ab68e13fdd2a8f", "26f619a7a35b1e49", "48934d6518edb3c4", "c22d4dacb79b92af",
-        "ca69bd8fd87143ae", "383d2d4935b39b38", "05ccb13ffeae75d3", "3c54587b78afdce0", "535796ebd5c2bbbc",
+        "7c7d5679511791ab", "b88c0e47bf97e8a0", "d95f615fae912d1c", "7aa8c51debd322cb", "6446ad5b286c6575",
+        "f318b1b097d2cafa", "c1fcdd55ac4b888d", "bdf0dab08dbc890c", "f52d19e5ddec334f", "bc60486841b38d57",
+        "4bdc6c4b58fa3e4d", "8a22e030749ffe81", "0a4b751a12e87629", "5ba88cbe39738303", "097c83a16fff0a7b",
+        "2c7417ce1d782477", "f9c487e9e0862c55", "00b544ac236889c1", "512819ca861a168b", "61d13d759445c581",
     ),
     ("professional", 4): (
-        "17a27c22cb071665", "c09e38227bc62bb8", "1c609595966d2c4b", "30e577d7bed86c42", "dcfbb3ece5625de7",
+        "abaa5102241209bf", "3e1af9539465a0e2", "3af5a9d2a8425dd3", "e1dd3e5e40f4a2da", "5bdd127305894940",
     ),
     ("professional", 5): (
-        "684740dd140aae8e", "8255b1bb4c003967", "82f2338fd8548805", "5d0191076d9fbe50", "b84bf5ebe4053a9b",
+        "d14890e9c2cc7860", "d6da4d2fdfa39c7c", "e1587d9c5aa469d7", "e08abae009289a34", "da91e5d2e4596f3e",
     ),
 }
 #: The seeds checked on every run; the slow run checks them all.
