@@ -11,8 +11,12 @@ random), so it is tested without a network and carried over one by ``atoll.net``
 - :mod:`atoll.fair.randomness` (hash-chain draws), :mod:`atoll.fair.commitments` (sealed choices),
   :mod:`atoll.fair.deck` (the mental deck) with :mod:`atoll.fair.shuffle_proof` and
   :mod:`atoll.fair.dleq` (its proofs) on :mod:`atoll.fair.group`, and :mod:`atoll.fair.hashing`.
-- :mod:`atoll.fair.messages` (the signed envelope), :mod:`atoll.fair.transcript` (the log) and
-  :mod:`atoll.fair.abort` (deadlines, forfeits with evidence, leaving).
+- :mod:`atoll.fair.messages` (the strict signed envelope, authenticated before anything reads it),
+  :mod:`atoll.fair.identity` (table keys bound to long-term identities; fingerprints),
+  :mod:`atoll.fair.steps` (the announcements every peer derives from the game log),
+  :mod:`atoll.fair.transcript` (the log and its history heads), :mod:`atoll.fair.referee`
+  (sealed choices judged live) and :mod:`atoll.fair.abort` (deadlines, forfeits and aborts with
+  evidence, leaving).
 
 docs/fairness.md gives the scheme, the threat model and the test that checks each guarantee.
 """
