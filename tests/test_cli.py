@@ -1,14 +1,16 @@
-"""The command line as a user runs it: `atoll games` and `atoll replay`."""
+"""The command line as a user runs it: `atoll games`, `replay`, `saves`, `--version`, and clear errors."""
 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from atoll.cli.common import atoll_command
 from atoll.engine import LocalResolver, Match, run, save
 from atoll.registry import load_registry
 
@@ -59,7 +61,62 @@ def test_replay_of_a_corrupt_file_fails_with_a_reason(tmp_path: Path) -> None:
     assert "not JSON" in out.stderr
 
 
-@pytest.mark.parametrize("command", ["games", "replay"])
+@pytest.mark.parametrize("command", ["games", "replay", "saves", "play"])
 def test_every_command_has_help(command: str) -> None:
     out = atoll(command, "--help")
     assert out.returncode == 0 and "usage:" in out.stdout
+
+
+def test_version_prints_the_installed_version() -> None:
+    out = atoll("--version")
+    assert out.returncode == 0
+    assert out.stdout.startswith("atoll ") and out.stdout.split()[1][0].isdigit()
+
+
+@pytest.mark.parametrize(
+    ("content", "problem"),
+    [(b"\x00\x01binary\x00\n", ":1: binary data, not a saved game"),
+     (b'{"format": "atoll-game", "version": 1}\n{"seat": 0', ":2: the file is cut short")],
+    ids=["binary", "truncated"],
+)
+def test_a_bad_save_is_one_line_without_a_traceback(content: bytes, problem: str, tmp_path: Path) -> None:
+    path = tmp_path / "bad.jsonl"
+    path.write_bytes(content)
+    out = atoll("replay", str(path))
+    assert out.returncode == 2
+    assert out.stderr.count("\n") == 1 and "Traceback" not in out.stderr
+    assert problem in out.stderr
+
+
+def test_game_and_variant_names_are_read_in_any_case(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "atoll.cli.main", "play", "KARIBA", "--variant", "Experienced", "--seed", "1"],
+        stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120,
+        env={**os.environ, "XDG_DATA_HOME": str(tmp_path)},
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[0] == "Kariba, 2 seats, variant experienced; you are seat 0"
+
+
+def test_saves_lists_each_saved_game_and_how_to_go_on(tmp_path: Path) -> None:
+    registry = load_registry()
+    game = registry.game("kariba")
+    match = Match(game, game.configure(2), LocalResolver(4))
+    folder = tmp_path / "atoll" / "games"
+    folder.mkdir(parents=True)
+    save(match, folder / "kariba-1.jsonl", seed=4, faces={})
+    out = subprocess.run([sys.executable, "-m", "atoll.cli.main", "saves"], capture_output=True, text=True,
+                         timeout=120, env={**os.environ, "XDG_DATA_HOME": str(tmp_path)})
+    assert out.returncode == 0, out.stderr
+    line = out.stdout.splitlines()[0]
+    assert "kariba" in line and "2 seats" in line and "unfinished" in line
+    assert f"play --resume {folder / 'kariba-1.jsonl'}" in out.stdout
+
+
+def test_a_printed_command_is_the_full_path_when_atoll_is_not_on_the_path(tmp_path: Path) -> None:
+    program = tmp_path / "venv" / "bin" / "atoll"
+    program.parent.mkdir(parents=True)
+    program.write_text("#!/bin/sh\n")
+    program.chmod(0o755)
+    assert atoll_command(str(program), {"PATH": "/usr/bin"}) == str(program)
+    assert atoll_command(str(program), {"PATH": str(program.parent)}) == "atoll"

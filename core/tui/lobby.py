@@ -35,7 +35,8 @@ class Announcement:
         """The announcement as one line of the list."""
         seats = f"{self.seats_taken}/{self.seats_taken + self.seats_free} seats"
         free = "full" if self.seats_free == 0 else f"{self.seats_free} free"
-        text = (f"{self.name:<18.18} {self.game + ' (' + self.variant + ')':<26.26} {seats:<10} {free:<7} "
+        game = f"{self.game} ({self.variant})"
+        text = (f"{self.name:<16.16} {game:<22.22} {seats:<10} {free:<7} "
                 f"{self.host:<10.10} {self.fingerprint[:8]}")
         return text[:width]
 
@@ -74,7 +75,7 @@ class LobbyList:
 
     def _text(self) -> Fragments:
         tables = self._tables()
-        head = f"{'table':<18} {'game':<26} {'seats':<10} {'free':<7} {'host':<10} key"
+        head = f"{'table':<16} {'game':<22} {'seats':<10} {'free':<7} {'host':<10} key"
         out: Fragments = [("bold underline", head + "\n")]
         if not tables:
             out.append(("italic", "no tables found on the LAN yet; press h to host one\n"))

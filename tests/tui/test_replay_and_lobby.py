@@ -1,0 +1,115 @@
+"""Stepping through a saved game, and the lobby list of announced tables."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from prompt_toolkit.layout import Layout
+
+from atoll.client.saves import read_save
+from atoll.engine import LocalResolver, Match, run, save
+from atoll.tui.lobby import Announcement, LobbyList
+from atoll.tui.palette import Look, plain
+from atoll.tui.replay import ReplayScreen, frames
+from tests.tui.driver import SizedOutput, pipe, registry
+
+RIGHT, LEFT, END, HOME = "\x1b[C", "\x1b[D", "\x1b[F", "\x1b[H"
+
+
+def saved_game(tmp_path: Path) -> Path:
+    game = registry().game("kariba")
+    match = Match(game, game.configure(2), LocalResolver(4))
+    bots = [registry().bot("random", "kariba").make(game, seat, seat) for seat in range(2)]
+    run(match, bots)
+    path = tmp_path / "kariba.jsonl"
+    save(match, path, seed=4, faces=match.resolver.faces())  # type: ignore[attr-defined]
+    return path
+
+
+def test_replay_steps_forward_back_and_to_either_end(tmp_path: Path) -> None:
+    saved = read_save(saved_game(tmp_path)).saved
+    game = registry().game("kariba")
+    steps = frames(game, saved)
+    assert len(steps) == len(saved.events) + 1
+
+    async def scenario() -> list[int]:
+        with pipe() as keys:
+            screen = ReplayScreen(game, saved, steps, input=keys, output=SizedOutput())
+            task = asyncio.ensure_future(screen.app.run_async())
+            seen = []
+            for key in [RIGHT, RIGHT, LEFT, END, HOME, END]:
+                before = screen.at
+                keys.send_text(key)
+                for _ in range(400):
+                    await asyncio.sleep(0.005)
+                    if screen.at != before:
+                        break
+                seen.append(screen.at)
+            keys.send_text("q")
+            await task
+        return seen
+
+    last = len(steps) - 1
+    assert asyncio.run(scenario()) == [1, 2, 1, last, 0, last]
+
+
+def test_replay_shows_a_seats_hand_only_when_seen_by_that_seat(tmp_path: Path) -> None:
+    saved = read_save(saved_game(tmp_path)).saved
+    game = registry().game("kariba")
+    with pipe() as keys:
+        screen = ReplayScreen(game, saved, frames(game, saved), input=keys, output=SizedOutput())
+        screen.step(3)
+        spectator = plain(screen._board())
+        screen.next_viewer()
+        seat_0 = plain(screen._board())
+    assert "Your hand" not in spectator
+    assert "Your hand" in seat_0
+
+
+TABLES = [
+    Announcement("Ann's table", "kariba", "standard", 2, 1, "ann-laptop", "3f9a0c1d2e"),
+    Announcement("full house", "kiribati", "family", 4, 0, "bob-pc", "a1b2c3d4e5"),
+]
+
+
+def test_the_lobby_lists_each_table_with_its_seats_host_and_key() -> None:
+    lobby = LobbyList(lambda: TABLES, lambda action, table: None)
+    text = plain(lobby._text())
+    assert "Ann's table" in text and "kariba (standard)" in text and "2/3 seats" in text
+    assert "1 free" in text and "ann-lapto" in text and "3f9a0c1d" in text
+    assert "full house" in text and "full" in text
+
+
+def test_the_lobby_joins_the_chosen_table_and_watches_or_hosts() -> None:
+    chosen: list[tuple[str, str | None]] = []
+    lobby = LobbyList(lambda: TABLES, lambda action, table: chosen.append((action, table and table.name)))
+
+    async def scenario() -> None:
+        from prompt_toolkit.application import Application
+
+        with pipe() as keys:
+            app: Application[None] = Application(layout=Layout(lobby), input=keys, output=SizedOutput())
+            task = asyncio.ensure_future(app.run_async())
+            for key in ["\r", "\x1b[B", "s", "\r", "h"]:
+                keys.send_text(key)
+                await asyncio.sleep(0.05)
+            app.exit()
+            await task
+
+    asyncio.run(scenario())
+    # Enter joins Ann's table; down, s watches the full table; Enter on a full table does nothing
+    assert chosen == [("join", "Ann's table"), ("spectate", "full house"), ("host", None)]
+
+
+def test_seat_marks_differ_in_shape_and_number_not_only_colour() -> None:
+    marks = [Look().symbol(seat) for seat in range(5)]
+    assert len({mark[0] for mark in marks}) == 5
+    assert [mark[1:] for mark in marks] == ["1", "2", "3", "4", "5"]
+    assert all(Look(unicode=False).symbol(seat).isascii() for seat in range(5))
+
+
+def test_the_palette_replaces_ansi_colours_and_keeps_the_rest() -> None:
+    assert Look().recolour([("fg:ansired bold", "R")]) == [("fg:#d55e00 bold", "R")]
+    assert Look(palette=False).recolour([("fg:ansired bold", "R")]) == [("fg:ansired bold", "R")]
+    assert Look().recolour([("fg:ansibrightwhite", "x")]) == [("", "x")]
