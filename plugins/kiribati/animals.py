@@ -19,6 +19,7 @@ from atoll.plugins.kiribati.board import (
 from atoll.plugins.kiribati.pieces import (
     Turtle,
     find,
+    fits,
     is_clamped,
     is_tired,
     leave_island,
@@ -178,14 +179,19 @@ def _arrivals(
 
 def _bumps(state: State, seat: int, kind: str, to: str, turtle: Turtle, from_island: bool) -> list[Action]:
     """K25: a koala moving onto a full ``turtle`` displaces one animal there, never a koala nor one
-    holding a clamp grip, if that makes room for it."""
+    holding a clamp grip, if that makes room for it. From the island it takes the displaced animal's
+    place, which must not be the flooded one (K26): the animals left must fit as they stand."""
     animals: list[list[Any]] = turtle["animals"]
     out: list[Action] = []
     for victim in animals:
         if victim[1] == "koala" or is_clamped(state, victim[0], victim[1]):
             continue
-        rest = [a for a in animals if a != victim]
-        if room_for(turtle["size"], rest, [seat, kind], from_island):
+        rest, newcomer = [a for a in animals if a != victim], [seat, kind]
+        if from_island:
+            room = fits(turtle["size"], [*rest, newcomer])
+        else:
+            room = room_for(turtle["size"], rest, newcomer, from_island=False)
+        if room:
             out.append({"do": "move", "animal": kind, "to": to, "bump": list(victim)})
     return out
 

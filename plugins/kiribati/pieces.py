@@ -146,21 +146,20 @@ def fits(size: int, animals: list[list[Any]]) -> bool:
 
 
 def room_for(size: int, animals: list[list[Any]], newcomer: list[Any], from_island: bool) -> bool:
-    """Whether ``newcomer`` finds room among ``animals``; one coming from the island needs a place
-    that is not flooded, so a kagu already aboard must be the one on the flooded place (K26)."""
+    """Whether ``newcomer`` finds room among ``animals``. A full 3-turtle takes a fourth animal when a
+    kagu walks onto its flooded place: the newcomer itself, or a kagu aboard making room. The kagu's
+    ability does not apply when an animal comes from the island (K26): it needs a free place."""
     aboard = len(animals)
     if aboard < size:
         return True
-    if size != 3 or aboard != 3:
+    if from_island or size != 3 or aboard != 3:
         return False
-    # a full 3-turtle takes a fourth animal on its flooded place if a kagu can stand there
-    return any(k == "kagu" for _, k in animals) or (not from_island and newcomer[1] == "kagu")
+    return newcomer[1] == "kagu" or any(k == "kagu" for _, k in animals)
 
 
 def room_from_island(turtle: Turtle) -> bool:
-    """Whether an animal coming from the island finds room on ``turtle`` (any animal: from the island
-    the newcomer's kind does not matter, see :func:`room_for`)."""
-    return room_for(turtle["size"], turtle["animals"], [], from_island=True)
+    """Whether an animal coming from the island finds room on ``turtle``: a free place (K26)."""
+    return len(turtle["animals"]) < turtle["size"]
 
 
 def rescue(state: State, seat: int, kind: str) -> None:

@@ -213,16 +213,24 @@ def test_a_kagu_from_the_island_cannot_use_the_flooded_place() -> None:
     assert "kagu c1r1" not in texts(state)
 
 
-def test_a_kagu_aboard_makes_room_for_an_animal_from_the_island() -> None:
-    """K26: the kagu already on the 3-turtle steps onto the flooded place; the newcomer takes its place."""
-    state = animals_step(variant="family", turtles={"c1r1": (3, ["blue rabbit", "blue kagu", "blue lizard"])})
-    assert "lizard c1r1" in texts(state)
-    assert riders(act(state, "lizard c1r1"), "c1r1") == [
-        "blue rabbit",
-        "blue kagu",
-        "blue lizard",
-        "red lizard",
-    ]
+def test_no_kagu_aboard_makes_room_for_an_animal_from_the_island() -> None:
+    """K26 (our decision): "this ability does not apply when moving from the island to the first
+    row": a full 3-turtle takes nobody from the island, not even by a kagu aboard stepping onto the
+    flooded place; from a turtle, the same lizard finds room that way."""
+    aboard = ["blue rabbit", "blue kagu", "blue lizard"]
+    state = animals_step(variant="family", turtles={"c1r1": (3, aboard)})
+    assert "lizard c1r1" not in texts(state)
+    state = animals_step(variant="family", turtles={"c1r1": (3, aboard), "c1r2": (4, ["red lizard"])})
+    assert riders(act(state, "lizard c1r1"), "c1r1") == [*aboard, "red lizard"]
+
+
+def test_a_koala_from_the_island_bumps_only_an_animal_off_a_place_that_is_not_flooded() -> None:
+    """K25, K26: onto a 3-turtle carrying four, a koala from the island takes the place of an animal
+    it displaces, never the kagu on the flooded place."""
+    aboard = ["blue rabbit", "blue kagu", "blue lizard", "blue monkey"]
+    state = animals_step(variant="family", turtles={"c1r1": (3, aboard)})
+    bumps = [t for t in texts(state) if t.startswith("koala c1r1")]
+    assert bumps == [f"koala c1r1 bump blue {kind}" for kind in ("lizard", "monkey", "rabbit")]
 
 
 def test_the_lizard_has_no_special_ability() -> None:

@@ -131,7 +131,8 @@ def test_clamp_grip_ends_when_the_animal_moves_on() -> None:
 
 
 def test_clamp_grip_does_not_hold_a_turtle_in_the_open_sea() -> None:
-    """K34: when its turtle leaves the board, the clamped animal swims home like the others."""
+    """K34 (our decision): when its turtle drifts into the open sea, the clamped animal swims home like
+    the others, as it would when the turtle finally dives."""
     state = family(turtles={"c5r1": (4, ["red kagu"])}, dice=(1, 1))
     state["clamp"] = ["kagu", None]
     after = act(state, "die 1", "turtle c5r1")

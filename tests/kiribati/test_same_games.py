@@ -22,49 +22,49 @@ from tests.kiribati.scenario import GAME
 #: (``match.events``, canonical JSON) of the random games with seeds 0, 1, 2, ... in order.
 LOGS: dict[tuple[str, int], tuple[str, ...]] = {
     ("children", 2): (
-        "69f92615f9b15f83", "6fdf44dba1722604", "04b222efa5362d28", "aa25817369a34f61", "f48f773ed95a0491",
+        "69f92615f9b15f83", "084fdcf07bba1864", "8011d496a56cf241", "aa25817369a34f61", "540a6ae2bc9d6e5d",
     ),
     ("children", 3): (
-        "6c05990417632947", "f0ec99782f9ed53a", "800b34a55bd9d1f1", "a47d2db852c59825", "f59d173b3d36aa69",
-        "6b8aaedc5948df94", "219b13c4235545fc", "c190e4f2b183d7d8", "4ea47bbd138c440c", "d5dabca44c4cbdef",
-        "248bda3937d707f6", "5bd806ca81070edf", "fa92a2012d56caa1", "42ca112630641839", "799f5cefc9340b3e",
-        "2b13b357fde5cda8", "36a0e9a895462821", "b7516a567802f755", "c8f04e4eab51c65c", "e089fbed376eb309",
+        "6c05990417632947", "10188ac7e109d506", "800b34a55bd9d1f1", "d51c2a158c2ab483", "921d9cac64f0c9a3",
+        "e384f9d0fb9d95b7", "1c90a6a9fd19aada", "b3f68ab4a3dc1a76", "93df0e488ae58b4f", "9f4151ee93733816",
+        "248bda3937d707f6", "a442327373af8a9f", "ecae49845b15e56c", "a31394d8751e59cf", "799f5cefc9340b3e",
+        "d34a16c02f079532", "f24fd830d146cdbb", "13f00d7c99b5a565", "57c2e11ec4d80934", "6945617c35bff2d7",
     ),
     ("children", 4): (
-        "02b745f0ad479ef0", "eff681b405ee84cc", "6d280e8661c5fce1", "8418b7e8daa2a10e", "e556b6e0ba116d73",
+        "cb2165320c1c7623", "3f4718432421135f", "6e1280b28ee3d5ef", "fe7d0d49ec211d26", "830cb2ba4de51e90",
     ),
     ("children", 5): (
-        "b85e4ff5a53755e4", "d166f4cfe41a77ba", "d896ffc379c3b8b7", "a37c9118bd2dc76f", "937600f2cdf0c434",
+        "b57e15e0611b258a", "6259c27425943113", "95a6a691315fa787", "72af8fe1fe6665c2", "bac343f736f1cecb",
     ),
     ("family", 2): (
-        "11ad091b852cacbf", "f0ae31ede11fde81", "fd7e1f8597374a99", "a552a94a01071c06", "68fd07e55b5c54ef",
+        "1fd96150e2c30c00", "49b0d74898b1f6be", "912026e98c98f2c2", "ff1441803cd44141", "651d8869b62491c1",
     ),
     ("family", 3): (
-        "bdd3a583504168e7", "2b8fece416957927", "9a1812de66f9e26c", "084fe5873c98e04d", "ef95c3b24165f041",
-        "622f25d249409485", "45191feab29a0973", "3f48ffd6065851a5", "6998b4fb94910720", "a378564da3282765",
-        "1e9f9a73c1a182c1", "49abcb797c2882b0", "383d2f2254b8c15a", "f65c96fb0a242cac", "d8a17773a3e5cf9b",
-        "6261bd865024916b", "8f3c7b881e3eb466", "2a486258b93cb593", "6d5e5334dbac7bc6", "b58a8960ae767e91",
+        "2250fa4f22f950e5", "f3cb4fb7ed8b9850", "7559c74226f5b8fd", "a0fc7d1720e168d9", "fbd8599a0a589de7",
+        "298027e5b576e43e", "d979388199d4137f", "dcb64c5c1a5948e6", "d0743048ce4f10e0", "cd2ac74f8ff9c158",
+        "9e51f870d56c76c6", "c708904972934c94", "61b5a1e6935c1e48", "941b687fdd9ca6ce", "0568f2c0c54a2cb8",
+        "f275712a29af8bb4", "19f78599125707c1", "e728d9dfe079454a", "850b6e02ffa12f41", "d2d8296fa0261625",
     ),
     ("family", 4): (
-        "2f18a994ead88cd6", "1bbde0eef5fdcae2", "16e9d34419fc83b0", "674cdbe2b3e30efe", "761d1354594199fa",
+        "85b1bc1f02919794", "b6f083ee48591c95", "843b85cba6b3d4ec", "52401e41312caca1", "060383d6648b934d",
     ),
     ("family", 5): (
-        "899679bcc47152c3", "013299c3d6088ee7", "dcde8a3ef1a7aab3", "8ed8bb742968108e", "501676fa50b174d0",
+        "e37e880bc3d426c2", "5eb9a18e00e5bbd4", "62c3a80919c703d0", "e01b65e51b78aba9", "8587cba2703e2f27",
     ),
     ("professional", 2): (
-        "28e0ddc7398efcef", "e1fa9a3b3177aa3b", "b933035c9b6bdf1a", "7689086d0cd0698b", "a6022d6caa9bccb1",
+        "28e0ddc7398efcef", "e1fa9a3b3177aa3b", "4f39d480800441ed", "7689086d0cd0698b", "a6022d6caa9bccb1",
     ),
     ("professional", 3): (
-        "7c7d5679511791ab", "b88c0e47bf97e8a0", "d95f615fae912d1c", "7aa8c51debd322cb", "6446ad5b286c6575",
-        "f318b1b097d2cafa", "c1fcdd55ac4b888d", "bdf0dab08dbc890c", "f52d19e5ddec334f", "bc60486841b38d57",
-        "4bdc6c4b58fa3e4d", "8a22e030749ffe81", "0a4b751a12e87629", "5ba88cbe39738303", "097c83a16fff0a7b",
-        "2c7417ce1d782477", "f9c487e9e0862c55", "00b544ac236889c1", "512819ca861a168b", "61d13d759445c581",
+        "7c7d5679511791ab", "b88c0e47bf97e8a0", "79b130f729c266d2", "8c6a4e5dd6072354", "6446ad5b286c6575",
+        "f318b1b097d2cafa", "c1fcdd55ac4b888d", "bdf0dab08dbc890c", "3648d7dc0154e358", "2b476015e5177533",
+        "9d670e2f064c3829", "8a22e030749ffe81", "0a4b751a12e87629", "ebd6a6454a00a9f1", "ae4b6d8b3d9a69d5",
+        "2c7417ce1d782477", "f9c487e9e0862c55", "bc4d6a7e36c40572", "512819ca861a168b", "977f4d6715b9440a",
     ),
     ("professional", 4): (
-        "abaa5102241209bf", "3e1af9539465a0e2", "3af5a9d2a8425dd3", "e1dd3e5e40f4a2da", "5bdd127305894940",
+        "aa75222a65945fa9", "ac62dc84bb72d586", "dfc4e456516cb7f4", "fec5471fa1c28fd6", "2e4590c82884d289",
     ),
     ("professional", 5): (
-        "d14890e9c2cc7860", "d6da4d2fdfa39c7c", "e1587d9c5aa469d7", "e08abae009289a34", "da91e5d2e4596f3e",
+        "168bce7df94ae828", "362a2877654752ef", "5f57602746d99683", "fb85cbb47d2faae0", "ef82e28c10397416",
     ),
 }
 #: The seeds checked on every run; the slow run checks them all.

@@ -70,7 +70,8 @@ def test_nothing_happens_when_the_row_and_the_supply_are_empty() -> None:
 
 
 def test_a_drifting_turtle_pushes_the_turtles_in_front_of_it() -> None:
-    """K10: the turtle behind pushes the one right in front, and that one the next."""
+    """K10 (our decision): the chosen turtle moves and pushes the one right in front, and that one the
+    next; the front one does not move instead of it."""
     state = act(
         sea(turtles={"c1r2": (4, []), "c2r2": (3, []), "c3r2": (2, []), "c5r2": (1, [])}, dice=(2, 2)),
         "die 2",
