@@ -200,7 +200,9 @@ def play(
     )
     console.say(f"seed {seed} (play the same deal again with --seed {seed}); type help for help")
     saver = _saver(local, args.save, console, env, clock)
-    return PromptClient(model, console, saver, input=input, output=output, command=atoll_command()).run()
+    client = PromptClient(model, console, saver, input=input, output=output, command=atoll_command(),
+                          plain=dumb)
+    return client.run()
 
 
 def _saver(

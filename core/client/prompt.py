@@ -81,7 +81,8 @@ class PromptClient:
     ``input`` and ``output`` default to this terminal; tests pass a pipe input
     and ``DummyOutput``. Piped (non-terminal) input works too: lines are read
     as typed, and the end of the input leaves the game as Ctrl-D does.
-    ``command`` is how to call atoll in a printed hint.
+    ``command`` is how to call atoll in a printed hint; ``plain`` reads lines with
+    ``input()`` (a dumb terminal: no completion, no escape codes).
     """
 
     def __init__(
@@ -93,8 +94,10 @@ class PromptClient:
         input: Input | None = None,
         output: Output | None = None,
         command: str = "atoll",
+        plain: bool = False,
     ) -> None:
         self.model = model
+        self._plain = plain
         self._command_name = command
         self.console = console
         self._saver = saver
@@ -102,7 +105,8 @@ class PromptClient:
         # clutter the output then (prompt_toolkit does not tell a pipe from a terminal itself).
         live = input is None and sys.stdin.isatty()
         self._completer = ActionCompleter(model.texts)
-        self._session: PromptSession[str] = PromptSession(
+        # A dumb terminal gets no session at all: creating one already writes cursor codes.
+        self._session: PromptSession[str] | None = None if plain else PromptSession(
             input=input,
             output=output,
             complete_while_typing=live,
@@ -139,7 +143,7 @@ class PromptClient:
         """Prompt until the player moves (``None``) or leaves (how, and whether to save)."""
         while True:
             try:
-                line = self._session.prompt(self._message(), completer=self._completer)
+                line = self._prompt(self._message(), self._completer)
             except KeyboardInterrupt:
                 leaving = self._confirm_quit()
                 if leaving is not None:
@@ -193,7 +197,7 @@ class PromptClient:
         """A yes/no answer, ``default`` for an empty one, ``None`` for Ctrl-C or the end of input."""
         while True:
             try:
-                answer = self._session.prompt(question, completer=DummyCompleter()).strip().lower()
+                answer = self._prompt(FormattedText([("", question)]), DummyCompleter()).strip().lower()
             except (KeyboardInterrupt, EOFError):
                 return None
             if not answer:
@@ -219,6 +223,13 @@ class PromptClient:
         return SessionResult(ending, saved, tuple(self.console.transcript))
 
     # -- what is shown ------------------------------------------------------------
+
+    def _prompt(self, message: FormattedText, completer: Completer) -> str:
+        """One line typed after ``message``; on a dumb terminal plain ``input()``, which writes no
+        escape codes at all (prompt_toolkit's simple prompt still shows and hides the cursor)."""
+        if self._session is None:
+            return input("".join(fragment[1] for fragment in message))
+        return self._session.prompt(message, completer=completer)
 
     def _message(self) -> FormattedText:
         if self.model.secret():
