@@ -278,13 +278,15 @@ def _continue_turn(new: State) -> State:
     """After a play or a draw: draw more (K11, K12, K16) or end the turn (K13, K17).
 
     Only the pile left to draw from: the missing cards are dealt at once. Face-up
-    cards to choose from: the seat decides, one card at a time.
+    cards to choose from: the seat decides, one card at a time. Once the pile is
+    empty nobody draws any more, face-up cards included (K18).
     """
     missing = HAND_SIZE - len(new["hands"][new["turn"]])
-    if missing > 0 and new["row"]:
-        new["phase"] = "draw"
-    elif missing > 0 and pile_size(new):
-        new["phase"], new["want"] = "refill", min(missing, pile_size(new))
+    if missing > 0 and pile_size(new):
+        if new["row"]:
+            new["phase"] = "draw"
+        else:
+            new["phase"], new["want"] = "refill", min(missing, pile_size(new))
     else:
         _end_turn(new)
     return new

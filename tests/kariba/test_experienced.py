@@ -77,39 +77,39 @@ def test_face_up_cards_taken_are_replaced_after_the_turn_not_during_it() -> None
 
 
 def test_with_the_pile_empty_the_gaps_stay_open() -> None:
-    """K17: no card is left to replace a face-up card taken."""
+    """K17: once the pile's last card is drawn, no card is left to replace a face-up card taken."""
     match = start(HANDS, pile=[3, 5, 8], variant="experienced")
-    match.state = {**match.state, "top": 64}
-    play(match, "play 1 mouse")
+    match.state = {**match.state, "top": 63}
+    play(match, "play 2 rhino")
     play(match, "take zebra")
+    play(match, "draw pile")
     assert seat_to_move(match) == 1
-    assert match.view(1)["row"] == [5, 8]
+    assert match.view(1)["row"] == [5, 8] and match.view(1)["pile"] == 0
 
 
-def test_face_up_cards_can_be_taken_after_the_pile_is_empty() -> None:
-    """K18: with the pile empty, the face-up cards are still there to take (but `draw pile` is not)."""
+def test_once_the_pile_is_empty_nobody_draws_not_even_face_up_cards() -> None:
+    """K18: "when the draw pile is empty, continue playing without refreshing your hand": the
+    face-up cards left are not taken either, and the turn ends after the play."""
     match = start(HANDS, pile=[3, 5, 8], variant="experienced")
     match.state = {**match.state, "top": 64}
     play(match, "play 2 rhino")
-    assert texts(match) == ["take zebra", "take ostrich", "take elephant"]
+    assert seat_to_move(match) == 1
+    assert match.view(1)["hand_sizes"] == [3, 5] and match.view(1)["row"] == [3, 5, 8]
 
 
-def test_an_empty_hand_is_refilled_from_the_face_up_cards_and_the_game_goes_on() -> None:
-    """K18, K13: pile empty, seat 0 plays its whole hand, takes the three face-up cards and plays on."""
+def test_the_last_card_drawn_from_the_pile_ends_the_drawing() -> None:
+    """K18: a player who draws the pile's last card draws no more, though face-up cards remain."""
+    match = start(HANDS, pile=[3, 5, 8, 4], variant="experienced")
+    match.state = {**match.state, "top": 63}
+    play(match, "play 2 rhino")
+    play(match, "draw pile")
+    assert seat_to_move(match) == 1 and match.view(1)["hand_sizes"] == [4, 5]
+
+
+def test_the_game_ends_when_a_player_has_played_the_last_card_though_face_up_cards_remain() -> None:
+    """K18, K13: with the pile empty, the player who empties the hand ends the game at once."""
     match = start([[7, 7, 7, 7, 7], [8, 8, 8, 2, 2]], pile=[3, 5, 8], variant="experienced")
     match.state = {**match.state, "top": 64}
-    play(match, "play 5 rhino")
-    for text in ["take zebra", "take ostrich", "take elephant"]:
-        play(match, text)
-    assert match.results() is None
-    assert match.view(1)["hand_sizes"] == [3, 5]
-    assert seat_to_move(match) == 1
-
-
-def test_the_game_ends_when_neither_pile_nor_face_up_cards_are_left() -> None:
-    """K18, K13: with pile and face-up cards gone, the player who empties the hand ends the game."""
-    match = start([[7, 7, 7, 7, 7], [8, 8, 8, 2, 2]], pile=[3, 5, 8], variant="experienced")
-    match.state = {**match.state, "top": 64, "row": [], "public": {}}
     play(match, "play 5 rhino")
     assert match.results() is not None
 
@@ -161,11 +161,13 @@ def test_of_two_face_up_cards_of_one_animal_the_first_is_taken() -> None:
 
 
 def test_drawing_from_an_empty_pile_is_refused() -> None:
-    """K12, K16: `draw pile` is illegal once the pile is empty."""
+    """K12, K16, K18: `draw pile` is illegal once the pile is empty, as is taking a face-up card."""
     match = start(HANDS, pile=[3, 5, 8], variant="experienced")
     match.state = {**match.state, "top": 64}
-    play(match, "play 2 rhino")
     before = snapshot(match)
+    for action in ({"draw": "pile"}, {"take": match.state["row"][0]}):
+        with pytest.raises(IllegalAction, match="not a Kariba play"):
+            GAME.apply(match.state, action)
     with pytest.raises(IllegalAction, match="pile: it is empty"):
-        GAME.apply(match.state, {"draw": "pile"})
+        GAME.apply({**match.state, "phase": "draw"}, {"draw": "pile"})
     assert snapshot(match) == before

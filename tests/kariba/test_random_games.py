@@ -46,7 +46,7 @@ def test_a_random_game_ends_with_scores_summing_to_the_cards_won(seats: int, var
         assert list(end.results.winners) == [s for s, won in enumerate(view["won"]) if won == best]
         on_table = sum(view["hole"]) + sum(view["hand_sizes"]) + view["pile"] + len(view["row"])
         assert sum(end.results.scores) + on_table == 64
-        assert view["pile"] == 0 and view["row"] == [] and 0 in view["hand_sizes"]
+        assert view["pile"] == 0 and 0 in view["hand_sizes"]  # face-up cards may be left over (K18)
 
 
 def test_a_saved_game_replays_to_the_same_end(tmp_path: Path) -> None:
