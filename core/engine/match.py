@@ -105,8 +105,12 @@ class Match:
 
     # -- changing -----------------------------------------------------------------
 
-    def act(self, seat: int, action: Action) -> None:
-        """``seat`` takes ``action``; raises and changes nothing if it may not."""
+    def act(self, seat: int, action: Action, *, remote: bool = False) -> None:
+        """``seat`` takes ``action``; raises and changes nothing if it may not.
+
+        ``remote``: the seat plays on another machine, so its private knowledge is not held here;
+        the faces its action shows are checked by the resolver's proof alone.
+        """
         step = self.step()
         if not isinstance(step, Decision):
             raise ProtocolViolation(f"seat {seat} acted, but no seat is to decide now")
@@ -120,7 +124,7 @@ class Match:
         reveal = action.get("reveal", {})
         if not isinstance(reveal, dict):
             raise MalformedInput(f"'reveal' must map handles to faces: {reveal!r}")
-        unknown = [h for h in reveal if h not in self.known[seat]]
+        unknown = [] if remote else [h for h in reveal if h not in self.known[seat]]
         if unknown:
             raise IllegalAction(f"seat {seat} cannot show {', '.join(unknown)}: not in its hand")
         if reveal:
@@ -145,6 +149,23 @@ class Match:
         self._seals += 1
         self.resolver.seal(seat, handles, values)
         self.known[seat].update(zip(handles, values, strict=True))
+        self.ledger.record_seal(seat, handles, before)
+        self.events.append({"seat": seat, "sealed": handles})
+
+    def act_sealed_unseen(self, seat: int, count: int) -> None:
+        """``seat``, playing on another machine, sealed ``count`` values this peer does not learn.
+
+        Their legality is checked when they are opened; here only the commitment step runs.
+        """
+        step = self.step()
+        if not isinstance(step, Decision) or step.seat != seat or not step.secret:
+            raise ProtocolViolation(f"seat {seat} sealed a choice, but it is not to seal one now")
+        handles = [f"s{seat}-{self._seals}.{i}" for i in range(count)]
+        before = self.state
+        self.state = self.game.apply(self.state, {"sealed": handles})
+        self._step = None
+        self._seals += 1
+        self.resolver.seal(seat, handles, None)  # type: ignore[arg-type]
         self.ledger.record_seal(seat, handles, before)
         self.events.append({"seat": seat, "sealed": handles})
 

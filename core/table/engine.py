@@ -1,0 +1,166 @@
+"""One peer's game at a network table: the engine and the fair protocols, fed by the table log.
+
+:class:`TableEngine` is a state machine with no sockets and no clock. The table feeds it the game's
+log entries in order (:meth:`TableEngine.act` for a seat's move, :meth:`TableEngine.protocol` for a
+fair-protocol message) and calls :meth:`TableEngine.pump` after each; the engine runs the game as far
+as the log allows and stops where it waits: for a seat's move, or for protocol messages. Every peer,
+the host and spectators included, runs exactly this on the same log, so they reach the same state;
+each runs only its own seat's secrets.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from atoll.engine.match import Match
+from atoll.errors import ProtocolViolation
+from atoll.fair.messages import Message
+from atoll.fair.seat import Participant
+from atoll.game import Game
+from atoll.jsondata import JSON, canonical
+from atoll.table.resolver import NetResolver, Pending
+from atoll.types import Config, Decision, End
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """What the table waits for now: ``seat`` to move (``secret`` for a sealed choice), protocol
+    messages from ``owed`` seats, or nothing because the game is ``over``."""
+
+    seat: int | None = None
+    secret: bool = False
+    owed: tuple[int, ...] = ()
+    over: bool = False
+
+
+class TableEngine:
+    """The game and its fair protocols as one peer runs them.
+
+    :param game: the game's plugin.
+    :param config: seats, variant and options, as the table opened them.
+    :param table_id: the table id (binds every protocol message to this table).
+    :param me: this peer's participant (its seat's secrets), or ``None`` for a spectator or a seatless host.
+    :param send: called with every fair-protocol message this peer must send.
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        config: Config,
+        table_id: str,
+        me: Participant | None,
+        send: Callable[[Message], None],
+    ) -> None:
+        self.game = game
+        self.config = config
+        self.seat = None if me is None else me.seat
+        self.resolver = NetResolver(config.seats, table_id, me, send)
+        self.match = Match(game, config, self.resolver)
+        self._pending: tuple[int, dict[str, Any]] | None = None
+        self._sealed_values: dict[int, list[JSON]] = {}
+        self.resolver.setup()
+
+    # -- what the table waits for -------------------------------------------------------
+
+    def waiting(self) -> Waiting:
+        """What the game waits for now (after :meth:`pump`)."""
+        if self.resolver.busy():
+            return Waiting(owed=tuple(sorted({s for s, _ in self.resolver.record.owed()})))
+        step = self.match.step()
+        if isinstance(step, End):
+            return Waiting(over=self.resolver.finished)
+        if isinstance(step, Decision) and self._pending is None:
+            return Waiting(seat=step.seat, secret=step.secret)
+        return Waiting()
+
+    def my_turn(self) -> bool:
+        """Whether this peer's seat is to move now."""
+        waiting = self.waiting()
+        return waiting.seat is not None and waiting.seat == self.seat
+
+    def results(self) -> End | None:
+        """The end of the game once every seat has opened its seeds, else ``None``."""
+        end = self.match.results()
+        return end if end is not None and self.resolver.finished else None
+
+    # -- fed by the log -------------------------------------------------------------------
+
+    def check_move(self, seat: int, body: dict[str, Any]) -> None:
+        """Refuse (ProtocolViolation) a move that cannot be taken now, without changing anything."""
+        waiting = self.waiting()
+        if waiting.seat is None:
+            raise ProtocolViolation(
+                f"seat {seat} moved, but the table waits for "
+                + ("protocol messages" if waiting.owed else "nobody")
+            )
+        if waiting.seat != seat:
+            raise ProtocolViolation(f"seat {seat} moved out of turn; seat {waiting.seat} is to move")
+        if body.get("at") != len(self.match.events):
+            raise ProtocolViolation(
+                f"seat {seat}'s move is for step {body.get('at')}, "
+                f"the game is at step {len(self.match.events)}"
+            )
+        if waiting.secret != ("sealed" in body):
+            raise ProtocolViolation(f"seat {seat} must {'seal' if waiting.secret else 'make'} a choice now")
+
+    def act(self, seat: int, body: dict[str, Any]) -> None:
+        """A move of ``seat`` from the log (``{"at", "action"}`` or ``{"at", "sealed": count}``)."""
+        self.check_move(seat, body)
+        if "sealed" in body:
+            count = body["sealed"]
+            if type(count) is not int or not 1 <= count <= 64:
+                raise ProtocolViolation(f"seat {seat} sealed {count!r} values; 1-64 expected")
+            values = self._sealed_values.pop(seat, None) if seat == self.seat else None
+            if seat == self.seat and (values is None or len(values) != count):
+                raise ProtocolViolation(f"this peer holds no {count} sealed values for its seat")
+            if values is not None:
+                self.match.act(seat, {"secret": values})
+            else:
+                self.match.act_sealed_unseen(seat, count)
+            return
+        action = body.get("action")
+        if not isinstance(action, dict):
+            raise ProtocolViolation(f"seat {seat}'s move carries no action object")
+        self._pending = (seat, action)
+        self.pump()
+
+    def hold_sealed(self, values: Sequence[JSON]) -> None:
+        """The values this peer's own seat seals with its next sealed move (kept until it is logged)."""
+        if self.seat is None:
+            raise ProtocolViolation("a spectator seals nothing")
+        self._sealed_values[self.seat] = list(values)
+
+    def protocol(self, message: Message) -> None:
+        """A fair-protocol message from the log."""
+        self.resolver.receive(message)
+
+    def pump(self) -> None:
+        """Run the game as far as the log allows (raises what the rules or the protocols refuse)."""
+        while not self.resolver.busy():
+            if self._pending is not None:
+                seat, action = self._pending
+                try:
+                    self.match.act(seat, action, remote=seat != self.seat)
+                except Pending:
+                    return
+                except Exception:
+                    self._pending = None
+                    raise
+                self._pending = None
+                continue
+            step = self.match.step()
+            if isinstance(step, Decision):
+                return
+            try:
+                if isinstance(step, End):
+                    self.resolver.finish()
+                    return
+                self.match.advance()
+            except Pending:
+                return
+
+    def state_digest(self) -> str:
+        """A digest of the public state and log: two peers with the same log have the same digest."""
+        return canonical({"state": self.match.state, "events": len(self.match.events)})

@@ -1,0 +1,207 @@
+"""The table log: an append-only, hash-chained list of signed entries that every peer keeps.
+
+An entry is ``{"seq", "prev", "msg", "host"}``: ``msg`` is an author's signed envelope (see
+:mod:`atoll.net.envelope`), ``prev`` the head before it, and ``host`` the host's signature over
+``(table, seq, head)``, where ``head`` is the hash of ``prev`` and the message's bytes. The host signs
+where each message sits; it cannot change a message. Two host-signed heads for one ``seq`` that differ
+are proof that the host showed two histories (:class:`HostEquivocated`). Every message names the head
+its author had seen (``seen``: seq, head and the host's signature on it), so a peer that was shown
+another history than the author catches the host with that proof.
+
+Each peer writes every entry to its ``log.jsonl`` (one entry a line, flushed and fsynced) before the
+game acts on it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+from nacl.exceptions import BadSignatureError
+from nacl.signing import SigningKey, VerifyKey
+
+from atoll.net.envelope import Envelope, Unauthenticated, canonical_bytes, open_envelope, strict_hex
+
+#: The table protocol's version; a peer of another version is told so and goes.
+PROTOCOL = "atoll-table/1"
+
+_HEAD_DOMAIN = b"atoll-table/head\x00"
+_SIGN_DOMAIN = b"atoll-table/sequence\x00"
+
+
+class BadEntry(ValueError):
+    """A log entry that does not check (bad host signature, wrong place in the chain, bad message)."""
+
+
+class HostEquivocated(ValueError):
+    """The host signed two different heads for one position: the proof is in ``evidence``."""
+
+    def __init__(self, message: str, evidence: dict[str, Any]) -> None:
+        super().__init__(message)
+        self.evidence = evidence
+
+
+def genesis(table: str) -> str:
+    """The head before the first entry of ``table``."""
+    return hashlib.sha256(_HEAD_DOMAIN + table.encode()).hexdigest()
+
+
+def next_head(prev: str, message: bytes) -> str:
+    """The head after appending ``message`` (its signed bytes) to a log whose head was ``prev``."""
+    return hashlib.sha256(_HEAD_DOMAIN + bytes.fromhex(prev) + hashlib.sha256(message).digest()).hexdigest()
+
+
+def sequencing_bytes(table: str, seq: int, head: str) -> bytes:
+    """What the host signs for the entry at ``seq``: the table, the position and the head after it."""
+    return _SIGN_DOMAIN + canonical_bytes({"table": table, "seq": seq, "head": head})
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One checked log entry: its place, the heads around it, the host's signature and the message."""
+
+    seq: int
+    prev: str
+    head: str
+    host_sig: str
+    message: Envelope
+
+    def to_json(self) -> dict[str, Any]:
+        """The entry as it travels and is stored."""
+        return {"seq": self.seq, "prev": self.prev, "msg": self.message.to_json(), "host": self.host_sig}
+
+    def seen(self) -> dict[str, Any]:
+        """The ``seen`` field of a message written by a peer whose log ends with this entry."""
+        return {"seq": self.seq, "head": self.head, "host": self.host_sig}
+
+
+def sequence(host: SigningKey, table: str, seq: int, prev: str, message: Envelope) -> Entry:
+    """The host places ``message`` at ``seq`` after head ``prev`` and signs the new head."""
+    head = next_head(prev, message.raw)
+    signature = host.sign(sequencing_bytes(table, seq, head)).signature.hex()
+    return Entry(seq, prev, head, signature, message)
+
+
+class TableLog:
+    """A peer's copy of the table log: checks each entry against the chain before keeping it."""
+
+    def __init__(self, table: str, host_key: bytes, path: Path | None = None) -> None:
+        self.table = table
+        self.host = VerifyKey(host_key)
+        self.entries: list[Entry] = []
+        self._heads: list[str] = []
+        self._seen_ids: set[tuple[str, int]] = set()
+        self._file: IO[str] | None = None
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            self._file = path.open("a", encoding="utf-8")
+
+    @property
+    def head(self) -> str:
+        """The head after the last entry (the genesis head while empty)."""
+        return self._heads[-1] if self._heads else genesis(self.table)
+
+    def seen(self) -> dict[str, Any]:
+        """The ``seen`` field for a message written now."""
+        if not self.entries:
+            return {"seq": -1, "head": genesis(self.table), "host": ""}
+        return self.entries[-1].seen()
+
+    def check(self, data: dict[str, Any]) -> Entry:
+        """Check the entry ``data`` as the next one; return it (not yet kept). Raises BadEntry."""
+        if not isinstance(data, dict) or sorted(data) != ["host", "msg", "prev", "seq"]:
+            raise BadEntry(f"an entry has the fields seq, prev, msg and host: {str(data)[:120]}")
+        seq, prev = data["seq"], data["prev"]
+        if type(seq) is not int or seq != len(self.entries):
+            raise BadEntry(f"entry {seq!r} arrived where entry {len(self.entries)} belongs")
+        try:
+            raw = canonical_bytes(data["msg"])
+            message = open_envelope(raw)
+            head = next_head(strict_hex(prev, 32, "prev").hex(), raw)
+            self.host.verify(
+                sequencing_bytes(self.table, seq, head), strict_hex(data["host"], 64, "host signature")
+            )
+        except (Unauthenticated, ValueError, TypeError, BadSignatureError) as exc:
+            raise BadEntry(f"entry {seq}: {exc}") from exc
+        if message.table != self.table:
+            raise BadEntry(f"entry {seq} carries a message of table {message.table!r}")
+        # what the author saw is checked before the chain: a host that forked this peer's history
+        # away from the author's is caught by the author's signed view of it
+        self.check_seen(message, before=seq)
+        if prev != self.head:
+            raise BadEntry(f"entry {seq} does not follow this peer's head")
+        if (message.author, message.n) in self._seen_ids:
+            raise BadEntry(f"entry {seq} repeats message {message.n} of {message.author[:16]}")
+        return Entry(seq, prev, head, data["host"], message)
+
+    def check_seen(self, message: Envelope, *, before: int) -> None:
+        """The head a message says its author saw must be one of this log's, before position ``before``.
+
+        A head signed by the host that differs from ours at the same place is the host's equivocation.
+        """
+        seen = message.seen
+        if sorted(seen) != ["head", "host", "seq"] or type(seen["seq"]) is not int:
+            raise BadEntry(f"message {message.n} of {message.author[:16]} has a malformed 'seen'")
+        seq = seen["seq"]
+        if seq == -1:
+            if seen["head"] != genesis(self.table):
+                raise BadEntry(f"message {message.n} of {message.author[:16]} claims another genesis")
+            return
+        if not 0 <= seq < before:
+            raise BadEntry(
+                f"message {message.n} of {message.author[:16]} claims to have seen entry {seq}, "
+                f"but sits at {before}"
+            )
+        if seen["head"] == self._heads[seq]:
+            return
+        try:
+            self.host.verify(
+                sequencing_bytes(self.table, seq, str(seen["head"])),
+                strict_hex(seen["host"], 64, "host signature"),
+            )
+        except (ValueError, BadSignatureError) as exc:
+            raise BadEntry(
+                f"message {message.n} of {message.author[:16]} names a head the host never signed"
+            ) from exc
+        raise HostEquivocated(
+            f"the host signed two different histories at entry {seq}",
+            {"seq": seq, "ours": self.entries[seq].seen(), "theirs": seen, "message": message.to_json()},
+        )
+
+    def keep(self, entry: Entry) -> None:
+        """Append a checked entry: written and fsynced before the caller acts on it."""
+        if self._file is not None:
+            self._file.write(json.dumps(entry.to_json(), sort_keys=True, separators=(",", ":")) + "\n")
+            self._file.flush()
+            os.fsync(self._file.fileno())
+        self.entries.append(entry)
+        self._heads.append(entry.head)
+        self._seen_ids.add((entry.message.author, entry.message.n))
+
+    def close(self) -> None:
+        """Close the log file."""
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+
+def read_log(path: Path) -> list[dict[str, Any]]:
+    """The entries of a ``log.jsonl`` file as JSON objects; BadEntry names the line that does not parse."""
+    entries: list[dict[str, Any]] = []
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise BadEntry(f"{path}: not a text file ({exc.reason})") from exc
+    for number, line in enumerate(text.splitlines(), 1):
+        try:
+            value = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise BadEntry(f"{path}, line {number}: not JSON ({exc.msg})") from exc
+        if not isinstance(value, dict):
+            raise BadEntry(f"{path}, line {number}: an entry is a JSON object")
+        entries.append(value)
+    return entries

@@ -1,0 +1,176 @@
+"""The fair protocols for one peer of a network table: its own seat's secrets, everyone's messages.
+
+:class:`NetResolver` answers the engine's chance requests like :class:`~atoll.fair.resolver.FairResolver`
+does, but for one peer only: it announces each step to its own participant (or, for a spectator or a
+seatless host, to a bare record), hands the messages its participant writes to ``send``, and learns
+the other seats' messages from the table log through :meth:`NetResolver.receive`. Nothing blocks: a
+request whose step still waits for messages raises :class:`Pending`, and the engine asks again, with
+the same request, when the log has grown. Every peer derives the same steps from the same log, so the
+step announcements never travel.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+
+from atoll.chance import Deal, Pick, Request, Roll, Shuffle
+from atoll.engine.resolver import Resolution
+from atoll.errors import ProtocolViolation
+from atoll.fair.messages import Message
+from atoll.fair.randomness import CHAIN_LENGTH, position
+from atoll.fair.record import Record
+from atoll.fair.seat import Participant
+from atoll.fair.transcript import StepRecord, Transcript
+from atoll.jsondata import JSON, canonical
+
+
+class Pending(Exception):
+    """The current protocol step still waits for messages from the log; ask again later."""
+
+
+class NetResolver:
+    """One peer's side of the fair protocols at a network table.
+
+    :param seats: the number of seats.
+    :param table_id: the table id, bound into every protocol hash and message.
+    :param me: this peer's participant (its seat's secrets), or ``None`` for a spectator.
+    :param send: called with every protocol message this peer's participant writes.
+    """
+
+    def __init__(
+        self,
+        seats: int,
+        table_id: str,
+        me: Participant | None,
+        send: Callable[[Message], None],
+        *,
+        chain_length: int = CHAIN_LENGTH,
+    ) -> None:
+        self.seats = seats
+        self.table = table_id
+        self.me = me
+        self.record: Record = me.record if me is not None else Record(table_id, seats, chain_length)
+        self.transcript = Transcript(table_id, seats, chain_length)
+        self.finished = False
+        self._send = send
+        self._n = 0
+        self._plan: tuple[str, list[dict[str, JSON]]] | None = None
+        self._open: StepRecord | None = None
+
+    # -- driven by the engine ---------------------------------------------------------------
+
+    def setup(self) -> None:
+        """Begin the table's first step (every seat says hello and commits to its chain)."""
+        self._begin({"step": "setup"})
+
+    def busy(self) -> bool:
+        """Whether a step is open and still waits for messages."""
+        return self._open is not None and not self.record.complete()
+
+    def resolve(self, request: Request) -> Resolution:
+        """Answer ``request``, or raise :class:`Pending` while its steps wait for messages."""
+        key = canonical(request.to_json())
+        if self._plan is None or self._plan[0] != key:
+            self._plan = (key, self._steps_for(request))
+        result = self._run_plan()
+        if isinstance(request, Deal):
+            mine = (
+                {}
+                if self.me is None
+                else {
+                    seat: {h: self.me.known[h] for h in handles}
+                    for seat, handles in request.to
+                    if seat == self.me.seat
+                }
+            )
+            return Resolution({}, mine)
+        return Resolution(result)
+
+    def seal(self, seat: int, handles: Sequence[str], values: Sequence[JSON] | None) -> None:
+        """``seat`` commits to its sealed values; only its own peer passes the ``values``."""
+        if values is not None:
+            if self.me is None or self.me.seat != seat:
+                raise ProtocolViolation(f"this peer cannot seal values for seat {seat}")
+            self.me.prepare_seal(handles, values)
+        self._begin({"step": "seal", "seat": seat, "handles": list(handles)})
+
+    def prove(self, seat: int, claims: Mapping[str, JSON]) -> None:
+        """``seat`` opens what it shows; raises :class:`Pending` until every opening is in."""
+        self._once({"step": "prove", "seat": seat, "claims": dict(claims)})
+
+    def leave(self, seat: int) -> None:
+        """``seat`` leaves, handing over its keys; raises :class:`Pending` until done."""
+        self._once({"step": "leave", "seat": seat})
+
+    def finish(self) -> None:
+        """Every seat opens its seed and every record re-checks the game; :class:`Pending` until done."""
+        if not self.finished:
+            self._once({"step": "finish"})
+            self.finished = True
+
+    # -- driven by the log ------------------------------------------------------------------
+
+    def receive(self, message: Message) -> None:
+        """A protocol message from the log: check it (raises naming its author on a cheat), answer it."""
+        if self._open is None:
+            raise ProtocolViolation("a protocol message arrived while no protocol step is open")
+        if self.me is not None:
+            replies = self.me.receive(message)
+        else:
+            self.record.receive(message)
+            replies = []
+        self.transcript.add_message(message)
+        for reply in replies:
+            self._send(reply)
+
+    # -- steps ----------------------------------------------------------------------------------
+
+    def _steps_for(self, request: Request) -> list[dict[str, JSON]]:
+        if isinstance(request, Roll | Pick):
+            draw = self.record.draws + 1
+            epoch, _ = position(draw, self.record.chains.length)
+            chain: list[dict[str, JSON]] = (
+                [{"step": "chain", "epoch": epoch}] if epoch > self.record.epochs else []
+            )
+            return [*chain, {"step": "draw", "draw": draw, "request": request.to_json()}]
+        if isinstance(request, Shuffle):
+            return [{"step": "shuffle", "pile": request.pile, "faces": list(request.faces)}]
+        if isinstance(request, Deal):
+            return [{"step": "deal", "to": [[seat, list(handles)] for seat, handles in request.to]}]
+        return [{"step": "reveal", "handles": list(request.handles)}]
+
+    def _run_plan(self) -> dict[str, JSON]:
+        assert self._plan is not None
+        steps = self._plan[1]
+        while True:
+            result = self._once(steps[0])
+            if len(steps) == 1:
+                self._plan = None
+                return result
+            steps.pop(0)
+
+    def _once(self, fields: dict[str, JSON]) -> dict[str, JSON]:
+        """Begin the step ``fields`` unless it is the open one; its result once complete."""
+        if self._open is None or canonical({k: v for k, v in self._open.items() if k != "n"}) != canonical(
+            fields
+        ):
+            self._begin(fields)
+        if not self.record.complete():
+            raise Pending(f"step {self.record.n} ({fields['step']}) waits for {self.record.owed()}")
+        self._open = None
+        return self.record.result or {}
+
+    def _begin(self, fields: dict[str, JSON]) -> None:
+        if self._open is not None and not self.record.complete():
+            raise ProtocolViolation(f"step {self.record.n} ({self._open['step']}) is still open")
+        step: StepRecord = {"n": self._n, **fields}
+        if self.me is not None:
+            out = self.me.begin(step)
+        else:
+            self.record.begin(step)
+            out = []
+        self._n += 1
+        self._open = step
+        self.transcript.add_step(step)
+        for message in out:
+            self._send(message)

@@ -1,0 +1,95 @@
+"""Running a table's host over ZeroMQ: relay until the game is over, then let the peers catch up."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+
+from atoll.engine.loop import observe
+from atoll.net.transport import HostSocket
+from atoll.table.host import Outgoing, Sequencer
+from atoll.table.peer import Chooser
+from atoll.table.table import Event
+
+log = logging.getLogger("atoll.table.serve")
+
+#: How long the host keeps relaying after the game ends, for peers still catching up.
+GRACE_S = 5.0
+
+
+def deliver(socket: HostSocket, frames: list[Outgoing]) -> None:
+    """Send each frame; a connection that is gone is dropped from nothing (it re-syncs when back)."""
+    for connection, data in frames:
+        if connection:
+            socket.send(connection, data)
+
+
+async def run_host(
+    host: Sequencer,
+    socket: HostSocket,
+    choose: Chooser | None = None,
+    on_event: Callable[[Event], None] | None = None,
+    *,
+    grace: float = GRACE_S,
+) -> None:
+    """Relay messages until the game is over (the host's own seat moves through ``choose``)."""
+    table = host.table
+    shown = 0
+    asked_at = -1
+    mover: asyncio.Task[None] | None = None
+
+    async def move(at: int) -> None:
+        engine = table.engine
+        assert engine is not None and engine.seat is not None and choose is not None
+        action = await choose(observe(engine.match, engine.seat))
+        if table.engine is not None and len(table.engine.match.events) == at:
+            deliver(socket, host.local(table.move(action)))
+
+    receiving: asyncio.Task[tuple[bytes, bytes, bytes]] | None = None
+    try:
+        while not table.over():
+            engine = table.engine
+            if (
+                choose is not None
+                and engine is not None
+                and engine.my_turn()
+                and len(engine.match.events) != asked_at
+                and (mover is None or mover.done())
+            ):
+                asked_at = len(engine.match.events)
+                mover = asyncio.create_task(move(asked_at))
+            if receiving is None:
+                receiving = asyncio.create_task(socket.recv())
+            waits: set[asyncio.Future[object]] = {receiving}  # type: ignore[arg-type]
+            if mover is not None and not mover.done():
+                waits.add(mover)  # type: ignore[arg-type]
+            await asyncio.wait(waits, timeout=1.0, return_when=asyncio.FIRST_COMPLETED)
+            if mover is not None and mover.done() and mover.exception() is not None:
+                raise mover.exception()  # type: ignore[misc]
+            if receiving.done():
+                connection, curve_key, data = receiving.result()
+                receiving = None
+                deliver(socket, host.receive(connection, curve_key, data))
+            if on_event is not None:
+                for event in table.events[shown:]:
+                    on_event(event)
+                shown = len(table.events)
+        # the game is over: keep answering syncs while the peers catch up and say goodbye
+        deadline = time.monotonic() + grace
+        while host.connections and time.monotonic() < deadline:
+            if receiving is None:
+                receiving = asyncio.create_task(socket.recv())
+            done, _ = await asyncio.wait({receiving}, timeout=0.2)
+            if done:
+                connection, curve_key, data = receiving.result()
+                receiving = None
+                deliver(socket, host.receive(connection, curve_key, data))
+        if on_event is not None:
+            for event in table.events[shown:]:
+                on_event(event)
+    finally:
+        for task in (receiving, mover):
+            if task is not None and not task.done():
+                task.cancel()

@@ -1,0 +1,153 @@
+"""Signed envelopes: the one canonical encoding of a message on the wire, signed by its author.
+
+Every message a peer sends is a JSON object with exactly the fields of :data:`FIELDS`; ``sig`` is the
+author's Ed25519 signature over the canonical encoding of all the other fields, under a domain tag.
+:func:`open_envelope` authenticates before it reads: it refuses bytes that are not the canonical
+encoding of their own content (so a relay cannot re-encode a genuine message — upper-case hex, spaces,
+an extra field — and have it counted as a second one), then checks the signature, and only then hands
+the fields out. Unauthenticated input is an :class:`Unauthenticated` error that names nobody.
+
+This module knows nothing about games: ``body`` is opaque JSON to it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from nacl.exceptions import BadSignatureError
+from nacl.signing import SigningKey, VerifyKey
+
+#: The envelope's fields, every one signed but ``sig``.
+FIELDS = ("v", "kind", "table", "author", "n", "seen", "body", "sig")
+
+#: Bytes a message may have at most on the wire (a Kariba deck shuffle with proofs fits well inside).
+MAX_MESSAGE = 1 << 20
+
+_DOMAIN = b"atoll-envelope/1\x00"
+_HEX = re.compile(r"[0-9a-f]*")
+_KIND = re.compile(r"[a-z][a-z0-9/_-]{0,31}")
+
+
+class Unauthenticated(ValueError):
+    """Bytes that are not a validly signed, canonically encoded envelope; blame nobody for them."""
+
+
+def canonical_bytes(value: Any) -> bytes:
+    """The canonical JSON encoding: sorted keys, no spaces, ASCII only, no floats or NaN."""
+    return json.dumps(
+        value, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False
+    ).encode()
+
+
+def _no_floats(text: str) -> Any:
+    raise Unauthenticated(f"numbers must be integers, not {text[:20]!r}")
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        raise Unauthenticated("an object repeats a key")
+    return out
+
+
+def decode(data: bytes, *, limit: int = MAX_MESSAGE) -> dict[str, Any]:
+    """Parse ``data`` as one JSON object, strictly (size, integers only, no repeated keys)."""
+    if len(data) > limit:
+        raise Unauthenticated(f"message of {len(data)} bytes is over the limit of {limit}")
+    try:
+        value = json.loads(
+            data, parse_float=_no_floats, parse_constant=_no_floats, object_pairs_hook=_no_duplicates
+        )
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+        raise Unauthenticated(f"not JSON: {exc}") from exc
+    if not isinstance(value, dict):
+        raise Unauthenticated("a message is a JSON object")
+    return value
+
+
+def strict_hex(value: Any, size: int, what: str) -> bytes:
+    """``value`` as exactly ``size`` bytes written in lowercase hex; ValueError otherwise."""
+    if not isinstance(value, str) or len(value) != 2 * size or not _HEX.fullmatch(value):
+        raise ValueError(f"{what} must be {size} bytes in lowercase hex, got {str(value)[:80]!r}")
+    return bytes.fromhex(value)
+
+
+@dataclass(frozen=True)
+class Envelope:
+    """An authenticated message.
+
+    ``v`` protocol version; ``kind`` what it is; ``table`` the table id; ``author`` the author's
+    Ed25519 public key (hex); ``n`` the author's own message counter (so no two messages of one
+    author are alike); ``seen`` what the author had seen when it wrote (opaque to this module);
+    ``body`` the content; ``raw`` the exact signed bytes as received.
+    """
+
+    v: str
+    kind: str
+    table: str
+    author: str
+    n: int
+    seen: dict[str, Any]
+    body: dict[str, Any]
+    raw: bytes
+
+    def to_json(self) -> dict[str, Any]:
+        """The envelope as the JSON object it was sent as (signature included)."""
+        out: dict[str, Any] = json.loads(self.raw)
+        return out
+
+
+def signed_part(fields: dict[str, Any]) -> bytes:
+    """The bytes an author signs: the domain tag and the canonical encoding of every field but ``sig``."""
+    return _DOMAIN + canonical_bytes({k: fields[k] for k in FIELDS if k != "sig"})
+
+
+def seal(
+    key: SigningKey, *, v: str, kind: str, table: str, n: int, seen: dict[str, Any], body: dict[str, Any]
+) -> bytes:
+    """Sign a message with ``key`` and return its canonical bytes, ready to send."""
+    fields: dict[str, Any] = {
+        "v": v,
+        "kind": kind,
+        "table": table,
+        "author": key.verify_key.encode().hex(),
+        "n": n,
+        "seen": seen,
+        "body": body,
+    }
+    fields["sig"] = key.sign(signed_part(fields)).signature.hex()
+    return canonical_bytes(fields)
+
+
+def open_envelope(data: bytes, *, limit: int = MAX_MESSAGE) -> Envelope:
+    """Authenticate ``data`` and return its envelope; :class:`Unauthenticated` if anything is off."""
+    fields = decode(data, limit=limit)
+    if sorted(fields) != sorted(FIELDS):
+        extra = sorted(set(fields) - set(FIELDS))
+        missing = sorted(set(FIELDS) - set(fields))
+        raise Unauthenticated(f"envelope fields wrong (missing {missing}, unknown {extra})")
+    if canonical_bytes(fields) != data:
+        raise Unauthenticated("not the canonical encoding of its content")
+    try:
+        author = strict_hex(fields["author"], 32, "author key")
+        signature = strict_hex(fields["sig"], 64, "signature")
+        VerifyKey(author).verify(signed_part(fields), signature)
+    except (ValueError, BadSignatureError) as exc:
+        raise Unauthenticated(f"bad signature: {exc}") from exc
+    # Only now is anything read: the author vouches for every byte.
+    v, kind, table, n, seen, body = (fields[k] for k in ("v", "kind", "table", "n", "seen", "body"))
+    if not (
+        isinstance(v, str)
+        and isinstance(kind, str)
+        and _KIND.fullmatch(kind)
+        and isinstance(table, str)
+        and type(n) is int
+        and n >= 0
+        and isinstance(seen, dict)
+        and isinstance(body, dict)
+    ):
+        raise Unauthenticated("envelope field of the wrong type")
+    return Envelope(v, kind, table, fields["author"], n, seen, body, data)

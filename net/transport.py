@@ -1,0 +1,211 @@
+"""ZeroMQ transport for tables: a ROUTER on the host, a DEALER on each peer, CURVE on every link.
+
+The host binds a ROUTER (``ROUTER_MANDATORY``, ``linger=0``, a ``MAXMSGSIZE``, ZMTP heartbeats) as a
+CURVE server; a ZAP handler (pyzmq's asyncio authenticator) asks :attr:`HostSocket.admit` about each
+client key, so a table whose seats are taken admits only the seated identities and its spectators.
+Each peer connects a DEALER as a CURVE client with a key pair derived from its Ed25519 identity, so
+the host knows which identity is on which connection. This module carries bytes; it knows nothing of
+tables or games.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import zmq
+import zmq.asyncio
+from nacl.signing import SigningKey, VerifyKey
+from zmq.auth.asyncio import AsyncioAuthenticator
+from zmq.utils import z85
+
+from atoll.net.envelope import MAX_MESSAGE
+
+#: ZMTP heartbeats: a ping every second; a link silent for five is dropped (and reconnected by the peer).
+HEARTBEAT_IVL_MS = 1000
+HEARTBEAT_TIMEOUT_MS = 5000
+
+
+def curve_keys(identity: SigningKey) -> tuple[bytes, bytes]:
+    """The CURVE (public, secret) key pair, z85-encoded, that belongs to an Ed25519 identity."""
+    secret = identity.to_curve25519_private_key()
+    return z85.encode(secret.public_key.encode()), z85.encode(secret.encode())
+
+
+def curve_public(identity_public: bytes) -> bytes:
+    """The z85 CURVE public key of the Ed25519 public key ``identity_public`` (raw 32 bytes)."""
+    return z85.encode(VerifyKey(identity_public).to_curve25519_public_key().encode())
+
+
+@dataclass
+class RateLimit:
+    """A token bucket per connection: ``rate`` messages a second, bursts up to ``burst``."""
+
+    rate: float = 200.0
+    burst: float = 400.0
+    clock: Callable[[], float] = time.monotonic
+    _buckets: dict[bytes, tuple[float, float]] = field(default_factory=dict)
+
+    def allow(self, who: bytes) -> bool:
+        """Whether ``who`` may send one more message now."""
+        now = self.clock()
+        tokens, last = self._buckets.get(who, (self.burst, now))
+        tokens = min(self.burst, tokens + (now - last) * self.rate)
+        if tokens < 1:
+            self._buckets[who] = (tokens, now)
+            return False
+        self._buckets[who] = (tokens - 1, now)
+        return True
+
+
+class _Admission:
+    """The ZAP credentials provider: asks the host's ``admit`` about each client's CURVE key."""
+
+    def __init__(self, admit: Callable[[bytes], bool]) -> None:
+        self.admit = admit
+
+    def callback(self, domain: str, key: bytes) -> bool:
+        return self.admit(key)
+
+
+class HostSocket:
+    """The host's ROUTER socket: receive ``(connection, curve key, bytes)``, send bytes to a connection.
+
+    :param server_keys: the host's CURVE (public, secret) key pair, z85.
+    :param admit: decides per client CURVE public key (z85) whether it may connect.
+    """
+
+    def __init__(
+        self,
+        server_keys: tuple[bytes, bytes],
+        admit: Callable[[bytes], bool],
+        *,
+        max_message: int = MAX_MESSAGE,
+    ) -> None:
+        self.context = zmq.asyncio.Context()
+        self.auth = AsyncioAuthenticator(self.context)
+        self.auth.start()
+        self.auth.configure_curve_callback("*", credentials_provider=_Admission(admit))
+        self.socket = self.context.socket(zmq.ROUTER)
+        self.socket.setsockopt(zmq.ROUTER_MANDATORY, 1)
+        self.socket.setsockopt(zmq.LINGER, 0)
+        self.socket.setsockopt(zmq.MAXMSGSIZE, max_message)
+        self.socket.setsockopt(zmq.HEARTBEAT_IVL, HEARTBEAT_IVL_MS)
+        self.socket.setsockopt(zmq.HEARTBEAT_TIMEOUT, HEARTBEAT_TIMEOUT_MS)
+        self.socket.setsockopt(zmq.SNDHWM, 10_000)
+        self.socket.curve_server = True
+        self.socket.curve_publickey, self.socket.curve_secretkey = server_keys
+        self.public_key = server_keys[0]
+
+    def bind(self, address: str, port: int | None) -> int:
+        """Bind on ``address`` (an IP) and ``port`` (a free one when ``None``); return the port."""
+        if port is None:
+            return int(self.socket.bind_to_random_port(f"tcp://{address}"))
+        self.socket.bind(f"tcp://{address}:{port}")
+        return port
+
+    async def recv(self) -> tuple[bytes, bytes, bytes]:
+        """The next message: (connection id, the sender's CURVE public key in z85, the bytes)."""
+        while True:
+            frames = await self.socket.recv_multipart(copy=False)
+            if len(frames) != 2:
+                continue  # a DEALER sends one frame; anything else is not ours to read
+            user = frames[1].get("User-Id")  # the client's CURVE key (z85), set by the ZAP handler
+            return bytes(frames[0].bytes), str(user or "").encode(), frames[1].bytes
+
+    def send(self, connection: bytes, data: bytes) -> bool:
+        """Send ``data`` to ``connection``; ``False`` if that connection is gone or too slow."""
+        try:
+            self.socket.send_multipart([connection, data], flags=zmq.NOBLOCK)
+        except (zmq.Again, zmq.ZMQError):
+            return False
+        return True
+
+    def close(self) -> None:
+        """Close the socket and the authenticator (linger 0: nothing waits)."""
+        self.socket.close(linger=0)
+        self.auth.stop()
+        self.context.term()
+
+
+class PeerSocket:
+    """A peer's DEALER, a CURVE client of the host whose public key (z85) it was given."""
+
+    def __init__(self, identity: SigningKey, host_key: bytes, *, max_message: int = MAX_MESSAGE) -> None:
+        self.context = zmq.asyncio.Context()
+        self.socket = self.context.socket(zmq.DEALER)
+        self.socket.setsockopt(zmq.LINGER, 0)
+        self.socket.setsockopt(zmq.MAXMSGSIZE, max_message)
+        self.socket.setsockopt(zmq.HEARTBEAT_IVL, HEARTBEAT_IVL_MS)
+        self.socket.setsockopt(zmq.HEARTBEAT_TIMEOUT, HEARTBEAT_TIMEOUT_MS)
+        self.socket.setsockopt(zmq.RECONNECT_IVL, 200)
+        self.socket.setsockopt(zmq.RECONNECT_IVL_MAX, 2000)
+        self.socket.curve_publickey, self.socket.curve_secretkey = curve_keys(identity)
+        self.socket.curve_serverkey = host_key
+
+    def connect(self, host: str, port: int) -> None:
+        """Connect to the host (ZeroMQ reconnects by itself when the link drops)."""
+        self.socket.connect(f"tcp://{host}:{port}")
+
+    async def send(self, data: bytes) -> None:
+        """Send one message to the host."""
+        await self.socket.send(data)
+
+    async def recv(self) -> bytes:
+        """The next message from the host."""
+        data: bytes = await self.socket.recv()
+        return data
+
+    def close(self) -> None:
+        """Close the socket (linger 0)."""
+        self.socket.close(linger=0)
+        self.context.term()
+
+
+class KeyService:
+    """Tells anyone who asks the host's CURVE public key, in the clear, on the port after the table's.
+
+    A direct join by address learns the key here on first contact (trust on first use: the joining
+    person is shown the host's fingerprint, and the key is remembered per address); a join with
+    ``HOST:PORT#KEY`` never asks. The answer is public and the service reads nothing it is sent.
+    """
+
+    def __init__(self, answer: bytes) -> None:
+        self.context = zmq.asyncio.Context()
+        self.socket = self.context.socket(zmq.REP)
+        self.socket.setsockopt(zmq.LINGER, 0)
+        self.socket.setsockopt(zmq.MAXMSGSIZE, 64)
+        self.answer = answer
+
+    def bind(self, address: str, port: int) -> None:
+        """Bind on ``address:port``."""
+        self.socket.bind(f"tcp://{address}:{port}")
+
+    async def serve(self) -> None:
+        """Answer every request until cancelled."""
+        while True:
+            await self.socket.recv()
+            await self.socket.send(self.answer)
+
+    def close(self) -> None:
+        """Close the socket (linger 0)."""
+        self.socket.close(linger=0)
+        self.context.term()
+
+
+async def ask_key(host: str, port: int, timeout: float = 5.0) -> bytes:
+    """Ask a host's :class:`KeyService` (at ``port``) for its answer; TimeoutError if none comes."""
+    context = zmq.asyncio.Context()
+    socket = context.socket(zmq.REQ)
+    socket.setsockopt(zmq.LINGER, 0)
+    socket.setsockopt(zmq.MAXMSGSIZE, 4096)
+    try:
+        socket.connect(f"tcp://{host}:{port}")
+        await socket.send(b"key?")
+        answer: bytes = await asyncio.wait_for(socket.recv(), timeout)
+        return answer
+    finally:
+        socket.close(linger=0)
+        context.term()

@@ -1,0 +1,120 @@
+"""A table without sockets: a host and peers wired by function calls, with hooks to play a bad relay.
+
+Each peer has its own identity, secrets and copy of the log; frames travel through :meth:`Net.run`,
+which a test can intercept (``relay``) to drop, change or forge what one peer receives.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from nacl.signing import SigningKey
+
+from atoll.engine.loop import observe
+from atoll.net.transport import curve_public
+from atoll.registry import load_registry
+from atoll.table.host import Sequencer
+from atoll.table.peer import PeerSession
+from atoll.table.table import Table
+
+REGISTRY = load_registry()
+
+#: Rewrites the bytes one peer is about to receive (``None``: dropped).
+Relay = Callable[[int, bytes], bytes | None]
+
+
+@dataclass
+class Peer:
+    """One peer: its key, its session (table copy) and its connection id at the host."""
+
+    key: SigningKey
+    session: PeerSession
+    connection: bytes
+    bot: Any = None
+
+    @property
+    def table(self) -> Table:
+        return self.session.table
+
+    @property
+    def curve(self) -> bytes:
+        return curve_public(self.key.verify_key.encode())
+
+
+@dataclass
+class Net:
+    """A host and its peers, delivering frames in order."""
+
+    host: Sequencer
+    peers: list[Peer]
+    relay: Relay | None = None
+    errors: dict[int, list[str]] = field(default_factory=dict)
+
+    def send(self, index: int, data: bytes) -> None:
+        """Peer ``index`` sends ``data`` to the host; the host's frames are delivered."""
+        peer = self.peers[index]
+        self.deliver(self.host.receive(peer.connection, peer.curve, data))
+
+    def deliver(self, frames: list[tuple[bytes, bytes]]) -> None:
+        for connection, data in frames:
+            index = next(i for i, p in enumerate(self.peers) if p.connection == connection)
+            if self.relay is not None:
+                changed = self.relay(index, data)
+                if changed is None:
+                    continue
+                data = changed
+            for reply in self.peers[index].session.on_frame(data):
+                self.send(index, reply)
+
+    def run(self, max_rounds: int = 100_000) -> None:
+        """Play until every peer's table is over (bots choose)."""
+        for i, _ in enumerate(self.peers):
+            self.send(i, self.peers[i].session.hello())
+        for _ in range(max_rounds):
+            if all(p.table.over() for p in self.peers):
+                return
+            moved = False
+            for i, peer in enumerate(self.peers):
+                observation = peer.session.owes_move()
+                if observation is not None:
+                    if peer.bot is None:
+                        peer.bot = REGISTRY.bot("random", peer.table.lobby.game).make(  # type: ignore[union-attr]
+                            observation.game, observation.seat, 7 + i
+                        )
+                    self.send(i, peer.table.move(peer.bot.choose(observation)))
+                    moved = True
+            if not moved:
+                raise AssertionError("the table is stuck: nobody owes a move and the game is not over")
+        raise AssertionError("the game did not end")
+
+
+def open_table(game: str, seats: int, variant: str | None = None, *, watchers: int = 0) -> Net:
+    """A host (headless) and ``seats`` seated peers plus ``watchers`` spectators, not yet started."""
+    host_key = SigningKey(os.urandom(32))
+    info = REGISTRY.game(game).info
+    host = Sequencer.open(
+        f"{game}-{os.urandom(6).hex()}",
+        host_key,
+        REGISTRY.game,
+        game=game,
+        variant=variant or info.default_variant,
+        seats=seats,
+        name="test table",
+    )
+    peers = []
+    for i in range(seats + watchers):
+        key = SigningKey(os.urandom(32))
+        table = Table(host.table.id, host_key.verify_key.encode(), key, REGISTRY.game)
+        role = "sit" if i < seats else "watch"
+        peers.append(Peer(key, PeerSession(table, role, f"p{i}"), f"c{i}".encode()))
+    return Net(host, peers)
+
+
+def observe_seat(peer: Peer) -> Any:
+    """The observation of ``peer``'s seat now."""
+    engine = peer.table.engine
+    assert engine is not None and engine.seat is not None
+    return observe(engine.match, engine.seat)

@@ -1,0 +1,177 @@
+"""The table protocol without sockets: whole games, and each kind of bad input, through an untrusted host."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+from nacl.signing import SigningKey
+
+from atoll.net.envelope import canonical_bytes, seal
+from atoll.table.frames import frame, read_frame
+from atoll.table.log import PROTOCOL, sequence
+from atoll.table.peer import TableFailed
+from tests.table.harness import REGISTRY, Net, open_table
+
+
+def logs_identical(net: Net) -> bool:
+    heads = {p.table.log.head for p in net.peers} | {net.host.table.log.head}
+    return len(heads) == 1
+
+
+@pytest.mark.parametrize(
+    ("game", "seats", "variant"),
+    [
+        ("kariba", 2, "standard"),
+        ("kariba", 3, "experienced"),
+        ("kiribati", 3, "professional"),
+    ],
+)
+def test_a_game_played_through_the_host_ends_with_identical_logs_on_every_peer(
+    game: str, seats: int, variant: str
+) -> None:
+    net = open_table(game, seats, variant, watchers=1)
+    net.run()
+    assert logs_identical(net)
+    results = {json.dumps(p.table.results().results.to_json()) for p in net.peers}  # type: ignore[union-attr]
+    assert len(results) == 1
+    assert all(p.table.closed for p in net.peers)
+    assert net.host.refused == 0
+
+
+def test_the_results_are_the_logs_last_entry_signed_by_the_host() -> None:
+    net = open_table("kariba", 2)
+    net.run()
+    last = net.host.table.log.entries[-1].message
+    assert last.kind == "end" and last.author == net.host.key.verify_key.encode().hex()
+
+
+def test_a_move_out_of_turn_is_refused_with_an_error_to_its_sender_and_changes_nothing() -> None:
+    net = open_table("kariba", 2)
+    for i in range(2):
+        net.send(i, net.peers[i].session.hello())
+    waiting = net.peers[0].table.engine.waiting()  # type: ignore[union-attr]
+    late = 1 - waiting.seat  # type: ignore[operator]
+    before = len(net.host.table.log.entries)
+    sent: list[bytes] = []
+    net.relay = lambda index, data: (sent.append(data), data)[1]
+    action = {"play": "x"}
+    net.send(late, net.peers[late].table.compose("move", {"at": 0, "action": action}))
+    assert len(net.host.table.log.entries) == before
+    errors = [read_frame(d) for d in sent if read_frame(d)["t"] == "error"]
+    assert errors and "out of turn" in errors[0]["text"]
+
+
+def test_a_message_for_another_table_is_refused() -> None:
+    net = open_table("kariba", 2)
+    net.send(0, net.peers[0].session.hello())
+    before = len(net.host.table.log.entries)
+    data = seal(
+        net.peers[1].key,
+        v=PROTOCOL,
+        kind="sit",
+        table="another-table",
+        n=0,
+        seen=net.peers[1].table.log.seen(),
+        body={"name": "x"},
+    )
+    net.send(1, net.peers[1].session.hello())
+    net.send(1, data)
+    assert net.host.refused >= 1
+    assert all(e.message.table == net.host.table.id for e in net.host.table.log.entries[before:])
+
+
+def test_a_replayed_message_is_refused_by_the_host() -> None:
+    net = open_table("kariba", 2)
+    net.run()
+    sit = next(e for e in net.host.table.log.entries if e.message.kind == "sit")
+    refused = net.host.refused
+    net.send(0, sit.message.raw)
+    assert net.host.refused == refused + 1
+
+
+def test_an_entry_the_host_let_through_is_refused_alike_by_every_peer() -> None:
+    # a dishonest host sequences a move out of turn: every peer refuses it, identically
+    net = open_table("kariba", 2)
+    for i in range(2):
+        net.send(i, net.peers[i].session.hello())
+    waiting = net.peers[0].table.engine.waiting()  # type: ignore[union-attr]
+    late = net.peers[1 - waiting.seat]  # type: ignore[operator]
+    bad = late.table.compose("move", {"at": 0, "action": {"play": "x"}})
+    from atoll.net.envelope import open_envelope
+
+    entry = sequence(
+        net.host.key,
+        net.host.table.id,
+        len(net.host.table.log.entries),
+        net.host.table.log.head,
+        open_envelope(bad),
+    )
+    net.host.table.receive(entry.to_json())
+    net.deliver([(p.connection, frame("entry", entry=entry.to_json())) for p in net.peers])
+    for peer in net.peers:
+        assert peer.table.events[-1].refused and "out of turn" in peer.table.events[-1].text
+    net.run()
+    assert logs_identical(net)
+
+
+def test_a_host_that_relays_a_different_entry_to_one_peer_is_caught_by_the_others() -> None:
+    net = open_table("kariba", 3)
+    forked: dict[str, bool] = {}
+
+    def fork(index: int, data: bytes) -> bytes | None:
+        # to peer 2 the host shows, in place of the first move, a different (genuinely signed) history:
+        # an extra sit by a stranger, sequenced and signed by the host at the same position
+        frm = read_frame(data)
+        if index != 2 or frm["t"] != "entry" or forked or frm["entry"]["msg"]["kind"] != "move":
+            return data
+        forked["done"] = True
+        stranger = SigningKey(os.urandom(32))
+        table = net.peers[2].table
+        from atoll.net.envelope import open_envelope
+
+        other = open_envelope(
+            seal(
+                stranger,
+                v=PROTOCOL,
+                kind="watch",
+                table=table.id,
+                n=0,
+                seen=table.log.seen(),
+                body={"name": "s"},
+            )
+        )
+        entry = sequence(net.host.key, table.id, frm["entry"]["seq"], frm["entry"]["prev"], other)
+        return frame("entry", entry=entry.to_json())
+
+    net.relay = fork
+    with pytest.raises(TableFailed, match="two different histories"):
+        net.run()
+
+
+def test_a_frame_that_is_not_json_is_ignored_with_a_note() -> None:
+    net = open_table("kariba", 2)
+    out = net.peers[0].session.on_frame(b"\x00garbage")
+    assert out == [] and "unreadable" in net.peers[0].session.errors[-1]
+
+
+def test_an_entry_with_a_broken_host_signature_is_refused_and_the_peer_asks_again() -> None:
+    net = open_table("kariba", 2)
+    entry = net.host.table.log.entries[0].to_json()
+    entry["host"] = "00" * 64
+    out = net.peers[0].session.on_frame(canonical_bytes({"t": "entry", "entry": entry}))
+    assert len(out) == 1 and "refused an entry" in net.peers[0].session.errors[-1]
+    assert net.peers[0].table.log.entries == []
+
+
+def test_a_spectator_holds_no_seat_and_cannot_move() -> None:
+    net = open_table("kariba", 2, watchers=1)
+    net.run()
+    watcher = net.peers[2]
+    assert watcher.table.my_seat is None
+    assert watcher.table.engine is not None and watcher.table.engine.resolver.me is None
+
+
+def test_every_game_is_registered_for_tables() -> None:
+    assert {"kariba", "kiribati"} <= set(REGISTRY.games)
