@@ -234,6 +234,8 @@ class Record:
             if kind != "hello":
                 raise ProtocolViolation(f"a {kind!r} message in seat {seat}'s name, which has not said hello")
             key = self._hello_key(seat, msg)
+        elif kind == "hello":
+            self._check_second_hello(seat, msg, key)
         verify(msg, key)
         try:
             return self._take(msg)
@@ -307,6 +309,14 @@ class Record:
 
     def _hello_key(self, seat: int, msg: Message) -> VerifyKey:
         return table_key_of(self.identities, self.table, seat, msg["body"])
+
+    def _check_second_hello(self, seat: int, msg: Message, key: VerifyKey) -> None:
+        """A hello vouching for another table key than the seat's: its identity signed two (one for
+        some peers, one for others), which splits the table. Only the seat's identity could."""
+        other = self._hello_key(seat, msg)  # Unauthenticated unless the identity vouches for it
+        if other.encode() != key.encode():
+            verify(msg, other)
+            raise CheatDetected(seat, "its identity vouched for two table keys at this table (equivocation)")
 
     def _on_hello(self, seat: int, body: dict[str, Any]) -> None:
         if set(body) != {"key", "binding", "head"}:

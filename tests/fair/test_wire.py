@@ -22,7 +22,7 @@ from atoll.fair.messages import Message, NotForThisStep, Unauthenticated, sign
 from atoll.fair.resolver import Tamper
 from atoll.fair.seat import derive_seed
 from atoll.jsondata import JSON, strict_hex
-from tests.fair.helpers import Cheat, table, withhold
+from tests.fair.helpers import Cheat, identities, table, withhold
 
 #: What each participant raised when an injected message reached it.
 Outcomes = list[BaseException | None]
@@ -324,3 +324,18 @@ def test_table_ids_are_never_reused_and_a_seed_is_bound_to_its_table() -> None:
     assert first != second and first.startswith("friday-")
     master = b"\x05" * 32
     assert derive_seed(master, first, 0) != derive_seed(master, second, 0)
+
+
+def test_a_seat_whose_identity_vouches_for_two_table_keys_is_caught_equivocating() -> None:
+    """Its identity signed both bindings: only the seat could have, and it would split the table."""
+    resolver = table(3)
+    second_key = SigningKey(b"\x09" * 32)
+    identity = identities(3)[1]
+    hello = next(e["msg"] for e in resolver.transcript.entries if "msg" in e and e["msg"]["kind"] == "hello"
+                 and e["msg"]["seat"] == 1)
+    key = second_key.verify_key.encode()
+    binding = identity.sign(binding_statement(hello["table"], 1, key)).signature
+    other = sign(dict(hello, body=dict(hello["body"], key=key.hex(), binding=binding.hex())), second_key)
+    with pytest.raises(CheatDetected, match="two table keys") as caught:
+        resolver.participants[0].record.receive(other)
+    assert caught.value.seat == 1
