@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from atoll import JSON, Action, Config, Fragments, Game, GameInfo, Knowledge, Request, State, Step
 from atoll.plugins.kariba import rules, texts
@@ -50,9 +50,17 @@ class Kariba(Game):
         """``play 2 giraffe``, ``draw pile`` or ``take zebra``."""
         return texts.describe(state, action)
 
+    def aliases(self, state: State, action: Action) -> Sequence[str]:
+        """``play mouse`` for the one play of mice, when only one count can be played."""
+        return texts.aliases(state, action)
+
     def describe_log(self, state: State, seat: int, action: Action) -> str:
         """A log line naming the cards played and the cards won."""
         return texts.describe_log(state, seat, action, f"seat {seat}")
+
+    def describe_chance(self, state: State, request: Request, outcome: Mapping[str, JSON]) -> str | None:
+        """``the face-up row now shows mouse, mouse, leopard``, ``seat 2 draws a card from the pile``."""
+        return texts.describe_chance(state, request, outcome, [f"seat {s}" for s in range(state["seats"])])
 
     def action_bound(self, config: Config) -> int:
         """At most one play per card in a hand of five, or four draws (the pile and three face-up)."""

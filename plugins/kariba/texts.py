@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from atoll import Action, IllegalAction, State
+from collections.abc import Mapping, Sequence
+
+from atoll import JSON, Action, Deal, IllegalAction, Request, Reveal, Shuffle, State
 from atoll.plugins.kariba import rules
 
 #: Animal names by number (index 0 is unused so that ``NAMES[animal]`` reads naturally).
@@ -34,6 +36,15 @@ def describe(state: State, action: Action) -> str:
     raise IllegalAction(f"not a Kariba action in this state: {action!r}")
 
 
+def aliases(state: State, action: Action) -> list[str]:
+    """``play mouse`` for a play of mice: the parser takes it when only one count of mice can be
+    played, and names the counts to choose from when several can."""
+    if isinstance(action, dict) and "play" in action:
+        _, animal = rules.played_animal(state, action)
+        return [f"play {name(animal)}"]
+    return []
+
+
 def describe_log(state: State, seat: int, action: Action, seat_name: str) -> str:
     """A log line for ``seat`` taking ``action`` in ``state``, with the chase it causes (public words)."""
     if "play" in action:
@@ -48,3 +59,26 @@ def describe_log(state: State, seat: int, action: Action, seat_name: str) -> str
     if action == {"draw": "pile"}:
         return f"{seat_name} draws from the pile"
     return f"{seat_name} takes the face-up {describe(state, action).removeprefix('take ')}"
+
+
+def describe_chance(
+    state: State, request: Request, outcome: Mapping[str, JSON], names: Sequence[str]
+) -> str | None:
+    """A log line for what chance did, in the game's words and public facts only: the shuffle, the
+    deal, a player drawing from the pile (what they drew stays theirs), the face-up row turned."""
+    if isinstance(request, Shuffle):
+        return "the 64 cards are shuffled"
+    if isinstance(request, Deal) and state["phase"] == "deal":
+        return f"every player is dealt {rules.HAND_SIZE} cards"
+    if isinstance(request, Deal):
+        seat, handles = request.to[0]
+        count = len(handles)
+        return f"{names[seat]} draws {'a card' if count == 1 else f'{count} cards'} from the pile"
+    if isinstance(request, Reveal):
+        faces = outcome.get("faces")
+        if not isinstance(faces, Mapping):
+            return None
+        row = [state["public"][h] for h in state["row"]] + [faces.get(h) for h in request.handles]
+        return "the face-up row now shows " + ", ".join(
+            name(face) if isinstance(face, int) else "?" for face in row)
+    return None

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from atoll import Fragments
+import pytest
+
+from atoll import AmbiguousAction, Fragments
+from atoll.chance import request_from_json
+from atoll.engine import Match
 from tests.kariba.scenario import GAME, play, set_hole, start
 
 
@@ -25,6 +29,51 @@ def test_the_log_names_the_face_up_card_taken_but_not_the_card_drawn() -> None:
     play(match, "play 2 rhino")
     assert GAME.describe_log(match.state, 0, match.parse(0, "take zebra")) == "seat 0 takes the face-up zebra"
     assert GAME.describe_log(match.state, 0, match.parse(0, "draw pile")) == "seat 0 draws from the pile"
+
+
+def log_of_chance(match: Match) -> list[str]:
+    """The game's words for every chance step the match has taken so far."""
+    state = GAME.setup(match.config)
+    lines = []
+    for event in match.events:
+        if "request" in event:
+            request = request_from_json(event["request"])
+            line = GAME.describe_chance(state, request, event["outcome"])
+            assert line is not None
+            lines.append(line)
+            state = GAME.resolve(state, request, event["outcome"])
+        else:
+            state = GAME.apply(state, event["action"])
+    return lines
+
+
+def test_chance_is_told_in_the_games_words() -> None:
+    """K2, K11, K15: the log says the cards were shuffled and dealt, who drew how many cards from
+    the pile (not which), and what the face-up row shows, naming animals rather than handles."""
+    match = start([[7, 7, 1, 3, 6], [8, 8, 8, 2, 2]], pile=[3, 5, 8, 1, 6, 4], variant="experienced")
+    play(match, "play 2 rhino")
+    play(match, "draw pile")
+    play(match, "take elephant")
+    assert log_of_chance(match) == [
+        "the 64 cards are shuffled",
+        "every player is dealt 5 cards",
+        "the face-up row now shows zebra, ostrich, elephant",
+        "seat 0 draws a card from the pile",
+        "the face-up row now shows zebra, ostrich, leopard",
+    ]
+    standard = start([[7, 7, 1, 3, 6], [8, 8, 8, 2, 2]])
+    play(standard, "play 2 rhino")
+    assert log_of_chance(standard)[-1] == "seat 0 draws 2 cards from the pile"
+
+
+def test_play_mouse_names_the_one_play_of_mice_in_any_case() -> None:
+    """K4: with one mouse in hand, `play mouse` (or `Play Mouse`) plays it; with two elephants,
+    `play rhino` is refused, naming the counts to choose from."""
+    match = start([[7, 7, 1, 3, 6], [8, 8, 8, 2, 2]])
+    assert match.parse(0, "play mouse") == match.parse(0, "play 1 mouse")
+    assert match.parse(0, "Play  MOUSE") == match.parse(0, "play 1 mouse")
+    with pytest.raises(AmbiguousAction, match="play 1 rhino, play 2 rhino"):
+        match.parse(0, "play rhino")
 
 
 def test_a_seat_sees_its_own_cards_and_only_the_sizes_of_the_others() -> None:
