@@ -106,7 +106,8 @@ def parse(message: JSON, *, table: str, seats: int) -> Message:
                               f"not {PROTOCOL_VERSION}")
     if message["table"] != table:
         raise Unauthenticated(f"refused a message of table {str(message['table'])[:60]!r} at table {table!r}")
-    if not isinstance(message["step"], str) or message["kind"] not in KINDS:
+    kind = message["kind"]
+    if not isinstance(message["step"], str) or not isinstance(kind, str) or kind not in KINDS:
         raise Unauthenticated(f"refused a message of unknown kind {str(message['kind'])[:40]!r}")
     if not isinstance(message["body"], dict):
         raise Unauthenticated("refused a message whose body is not a JSON object")

@@ -108,7 +108,7 @@ class Transcript:
                 if current is not None:
                     yield current
                 current = (index, entry["step"], [])
-            elif "msg" in entry and current is not None:
+            elif "msg" in entry and isinstance(entry["msg"], dict) and current is not None:
                 current[2].append((index, entry["msg"]))
             else:
                 raise DamagedTranscript("neither a step nor a message after one", index)
@@ -124,8 +124,11 @@ class Transcript:
     def head(self) -> str:
         """The head of the whole transcript (see the module docstring)."""
         head = genesis(self.table, self.seats, self.chain_length, self.identities)
-        for _, step, messages in self.groups():
-            head = step_head(step_seen(head, step), (content_digest(m) for _, m in messages))
+        for index, step, messages in self.groups():
+            try:
+                head = step_head(step_seen(head, step), (content_digest(m) for _, m in messages))
+            except MalformedInput as exc:  # a float NaN, say: json reads it, canonical JSON has none
+                raise DamagedTranscript(f"not plain JSON: {exc}", index) from exc
         return head
 
     def to_json(self) -> dict[str, JSON]:

@@ -7,6 +7,7 @@ keys", and ``--expect`` pins the keys.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shutil
 from collections.abc import Callable, Sequence
@@ -14,13 +15,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from nacl.signing import SigningKey
 
 from atoll.bots.random_bot import RandomBot
 from atoll.chance import Roll
 from atoll.cli.main import main
 from atoll.engine import LocalResolver, Match, run, save
-from atoll.errors import CheatDetected, CorruptSave
+from atoll.errors import AtollError, CheatDetected, CorruptSave
 from atoll.fair.abort import TableAborted
 from atoll.fair.audit import audit_file, check_transcript
 from atoll.fair.identity import binding_statement, fingerprint
@@ -566,3 +569,34 @@ def test_atoll_audit_refuses_a_file_that_is_not_a_fair_game(tmp_path: Path) -> N
     path = tmp_path / "nothing.jsonl"
     shutil.copy(Path(__file__), path)
     assert main(["audit", str(path)]) == 2
+
+
+def _leaves(value: Any, where: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    if isinstance(value, dict):
+        return [p for k, v in value.items() for p in _leaves(v, (*where, k))] or [where]
+    if isinstance(value, list):
+        return [p for i, v in enumerate(value) for p in _leaves(v, (*where, i))] or [where]
+    return [where]
+
+
+ODD_VALUES = st.sampled_from([None, True, 0, -1, 1.5, "", "zz", "00" * 32, "AB" * 32, [], {}, [1], 10**30])
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_any_field_of_a_saved_transcript_changed_ends_in_an_outcome_never_a_traceback(
+    played: tuple[Path, FairResolver], tmp_path: Path, data: st.DataObject
+) -> None:
+    source, _ = played
+    lines, footer = footer_of(source)
+    fair = footer["fair"]
+    where = data.draw(st.sampled_from([p for p in _leaves(fair) if p and p[0] != "head"]))
+    parent = fair
+    for key in where[:-1]:
+        parent = parent[key]
+    parent[where[-1]] = data.draw(ODD_VALUES)
+    with contextlib.suppress(AtollError):
+        fair["head"] = Transcript.from_json(fair).head
+    path = write(lines, footer, tmp_path / f"odd-{abs(hash(where))}.jsonl")
+    with contextlib.suppress(CorruptSave, CheatDetected, TableAborted):  # an outcome, not a traceback
+        audit_file(path, GAME)
