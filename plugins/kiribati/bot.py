@@ -10,6 +10,7 @@ A seeded generator breaks ties, so a seed and the same observations give the sam
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from atoll import Action, Game, Observation, State
 from atoll.plugins.kiribati.bot_eval import DEFAULT_WEIGHTS, Weights, evaluate
@@ -29,9 +30,17 @@ DEFAULT_WIDTH = 5
 class KiribatiBot:
     """Plans each turn with a heuristic evaluation and a shallow search; see the module docstring."""
 
-    def __init__(self, seed: int, *, weights: Weights = DEFAULT_WEIGHTS, width: int = DEFAULT_WIDTH) -> None:
+    def __init__(
+        self,
+        seed: int,
+        *,
+        weights: Weights = DEFAULT_WEIGHTS,
+        width: int = DEFAULT_WIDTH,
+        keep: Sequence[str] | None = None,
+    ) -> None:
         self.weights = weights
         self.width = width
+        self.keep = keep  # the four cards to keep; None: those of KEEP for the variant
         self._rng = random.Random(seed)
         self._plan: list[Step] = []
 
@@ -39,7 +48,7 @@ class KiribatiBot:
         """The action for this decision: one of ``observation.legal``."""
         legal = observation.legal
         if observation.secret:
-            return keep_choice(observation.state, legal)
+            return keep_choice(observation.state, legal, self.keep)
         state = observation.state
         planned = self._planned(state, legal)
         if planned is not None:
@@ -77,9 +86,10 @@ class KiribatiBot:
         return best
 
 
-def keep_choice(state: State, legal: list[Action]) -> Action:
-    """The sealed choice of four cards: the fixed preference of :data:`KEEP` for the variant."""
-    wanted = [card for card in CARDS if card in KEEP.get(state["variant"], KEEP["family"])]
+def keep_choice(state: State, legal: list[Action], keep: Sequence[str] | None = None) -> Action:
+    """The sealed choice of four cards: ``keep``, or the fixed preference of :data:`KEEP` for the variant."""
+    keep = keep if keep is not None else KEEP.get(state["variant"], KEEP["family"])
+    wanted = [card for card in CARDS if card in keep]
     for action in legal:
         if action.get("secret") == wanted:
             return action

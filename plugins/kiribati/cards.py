@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from atoll import Action, Knowledge, State
-from atoll.plugins.kiribati.board import parse_place, place
+from atoll.plugins.kiribati.board import ROWS, parse_place, place
 from atoll.plugins.kiribati.meta import CARDS, CHILDREN
 from atoll.plugins.kiribati.pieces import is_clamped, is_tired, locate, replaced, send_home, turtles
-from atoll.plugins.kiribati.turtles import can_drift, chain, drift
+from atoll.plugins.kiribati.turtles import chain, drift
 
 #: Cards played against another player's animal; its owner may answer them (K36).
 TARGETED = ("rest", "sleep", "shark")
@@ -60,27 +60,27 @@ def _choosable(state: State, kind: str) -> bool:
 
 
 def _may_carry(state: State, col: int, row: int) -> bool:
-    """Whether a current may carry the turtle at (col, row): as a die would (K32), but in a cloudy
-    round not when it or a turtle it pushes carries a koala, since the cards have no effect on
-    koalas then (K39, our decision)."""
-    if not can_drift(state, col, row):
+    """Whether a current may carry the turtle at (col, row): as a die would, but never into the open
+    sea, itself or a turtle it pushes (K32); and in a cloudy round not when it or a turtle it pushes
+    carries a koala, since the cards have no effect on koalas then (K39, our decision)."""
+    moving = chain(state, col, row)
+    if moving is None or moving[-1] == state["cols"] - 1:
         return False
     if state["event"] != "cloudy":
         return True
-    moving = chain(state, col, row)
     line = state["board"][row]
-    return moving is not None and not any(k == "koala" for c in moving for _, k in line[c]["animals"])
+    return not any(k == "koala" for c in moving for _, k in line[c]["animals"])
 
 
 def _targets(state: State, seat: int, card: str) -> list[list[Any]]:
     """Another player's animals on turtles that ``card`` may be played against."""
     out: list[list[Any]] = []
-    for _, _, turtle in turtles(state):
+    for _, row, turtle in turtles(state):
         for owner, kind in turtle["animals"]:
             if owner == seat or not _choosable(state, kind):
                 continue
-            if card == "shark" and is_clamped(state, owner, kind):
-                continue
+            if card == "shark" and (row == ROWS - 1 or is_clamped(state, owner, kind)):
+                continue  # K35: no shark in the mainland's shallows
             if card != "shark" and is_tired(state, owner, kind):
                 continue
             out.append([owner, kind])
@@ -146,8 +146,15 @@ def answer(state: State, action: Action) -> None:
 def strike(state: State, card: str, target: list[Any]) -> None:
     """The effect of a card against an animal: it rests, sleeps, or is thrown off by the shark."""
     owner, kind = target
-    if card in TIRED_TURNS:
+    where = locate(state, owner)
+    col, row = where[kind]
+    if card == "sleep":
         state["tired"] = [*state["tired"], [owner, kind, TIRED_TURNS[card]]]
-        return
-    col, row = locate(state, owner)[kind]
-    send_home(state, col, row, owner, kind)
+    elif card == "rest":  # K31: every animal of the owner on that turtle rests
+        resting = [
+            [owner, k, TIRED_TURNS[card]] for k in state["animals"]
+            if where.get(k) == (col, row) and not is_tired(state, owner, k) and _choosable(state, k)
+        ]
+        state["tired"] = [*state["tired"], *resting]
+    else:
+        send_home(state, col, row, owner, kind)

@@ -124,11 +124,11 @@ def test_it_does_not_throw_away_a_win(dice: tuple[int, int], riskiest: str) -> N
 
 
 def test_it_plays_a_shark_against_the_animal_about_to_win() -> None:
-    """K35: blue's koala, its last animal, stands in row 4; red sends it home with a Shark attack."""
+    """K35: blue's koala, its last animal, stands in row 3; red sends it home with a Shark attack."""
     state = sea(
         seats=3,
         variant="family",
-        turtles={"c1r1": (4, []), "c3r4": (4, ["blue koala"])},
+        turtles={"c1r1": (4, []), "c3r3": (4, ["blue koala"]), "c3r4": (4, [])},
         mainland=["blue monkey", "blue lizard", "blue kagu", "blue rabbit"],
         dice=(1, 1),
     )
@@ -139,11 +139,11 @@ def test_it_plays_a_shark_against_the_animal_about_to_win() -> None:
 
 
 def test_it_answers_a_shark_with_its_clamp_grip() -> None:
-    """K36: a Shark attack on red's kagu in row 4, and red holds a Clamp grip: it answers."""
+    """K36: a Shark attack on red's kagu in row 3, and red holds a Clamp grip: it answers."""
     state = sea(
         seats=3,
         variant="family",
-        turtles={"c1r1": (4, ["blue rabbit"]), "c3r4": (4, ["red kagu"])},
+        turtles={"c1r1": (4, ["blue rabbit"]), "c3r3": (4, ["red kagu"]), "c3r4": (4, [])},
         dice=(1, 1),
         turn=1,
     )

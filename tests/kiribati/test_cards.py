@@ -81,14 +81,16 @@ def test_rest_break_keeps_an_animal_still_for_its_owners_next_turn() -> None:
     assert moves(blue, "kagu") == ["kagu c1r2", "kagu island"]
 
 
-def test_current_carries_a_turtle_east_as_a_die_would() -> None:
-    """K32: a turtle drifts one place east, pushing, and may go into the open sea."""
-    state = family(turtles={"c4r1": (4, ["red kagu"]), "c5r1": (2, ["blue rabbit"])})
+def test_current_carries_a_turtle_east_as_a_die_would_but_never_into_the_open_sea() -> None:
+    """K32: a turtle drifts one place east and pushes the ones in front, but a current that would
+    carry a turtle (itself or one it pushes) into the open sea cannot be played there."""
+    state = family(turtles={"c3r1": (4, ["red kagu"]), "c4r1": (2, ["blue rabbit"]), "c1r2": (4, []),
+                            "c5r2": (2, ["blue koala"])})
     known = with_cards(state, 0, ["current"])
-    after = act(state, "play current c4r1", known=known)
-    assert riders(after, "c5r1") == ["red kagu"]
-    assert "rabbit" in after["island"][1]
-    assert after["supply"] == {"large": 0, "small": 1}
+    assert plays(state, known) == ["play current c1r2", "play current c3r1", "play current c4r1"]
+    after = act(state, "play current c3r1", known=known)
+    assert riders(after, "c4r1") == ["red kagu"] and riders(after, "c5r1") == ["blue rabbit"]
+    assert plays(after, known) == []  # one card a turn; and c3r1 now would push c5r1 off
 
 
 def test_deep_sleep_keeps_an_animal_still_for_its_owners_next_two_turns() -> None:
@@ -147,6 +149,23 @@ def test_shark_attack_sends_an_animal_back_to_the_island() -> None:
     after = act(state, "play shark blue rabbit", known=known)
     assert riders(after, "c2r3") == ["red kagu"]
     assert "rabbit" in after["island"][1]
+
+
+def test_no_shark_attack_in_row_4() -> None:
+    """K35 (our decision): the shark does not reach the mainland's shallows: no animal in row 4."""
+    state = family(turtles={"c2r4": (4, ["blue lizard"]), "c2r3": (4, ["blue rabbit"])})
+    known = with_cards(state, 0, ["shark"])
+    assert plays(state, known) == ["play shark blue rabbit"]
+
+
+def test_rest_break_rests_every_animal_of_its_owner_on_that_turtle() -> None:
+    """K31 (our decision): a Rest break rests the animal and every other animal of the same player on
+    its turtle, for their owner's next turn; the other players' animals there move on."""
+    aboard = ["blue kagu", "blue rabbit", "red kagu"]
+    state = family(turtles={"c1r1": (4, aboard), "c1r2": (4, ["blue monkey"])})
+    known = with_cards(state, 0, ["rest"])
+    after = act(state, "play rest blue kagu", known=known)
+    assert after["tired"] == [[1, "kagu", 1], [1, "rabbit", 1]]
 
 
 def test_the_owner_of_the_target_may_answer_or_pass() -> None:

@@ -37,31 +37,31 @@ LOGS: dict[tuple[str, int], tuple[str, ...]] = {
         "b57e15e0611b258a", "6259c27425943113", "95a6a691315fa787", "72af8fe1fe6665c2", "bac343f736f1cecb",
     ),
     ("family", 2): (
-        "1fd96150e2c30c00", "49b0d74898b1f6be", "912026e98c98f2c2", "ff1441803cd44141", "651d8869b62491c1",
+        "9db233eab8c93100", "49b0d74898b1f6be", "2d53bb8f9ffd6600", "ff1441803cd44141", "651d8869b62491c1",
     ),
     ("family", 3): (
-        "2250fa4f22f950e5", "f3cb4fb7ed8b9850", "7559c74226f5b8fd", "a0fc7d1720e168d9", "fbd8599a0a589de7",
+        "000fd4b30ca65c55", "f3cb4fb7ed8b9850", "7559c74226f5b8fd", "a0fc7d1720e168d9", "fbd8599a0a589de7",
         "298027e5b576e43e", "d979388199d4137f", "dcb64c5c1a5948e6", "d0743048ce4f10e0", "cd2ac74f8ff9c158",
         "9e51f870d56c76c6", "c708904972934c94", "61b5a1e6935c1e48", "941b687fdd9ca6ce", "0568f2c0c54a2cb8",
-        "f275712a29af8bb4", "19f78599125707c1", "e728d9dfe079454a", "850b6e02ffa12f41", "d2d8296fa0261625",
+        "f275712a29af8bb4", "328790e126894cdf", "37597e84afd1a4ee", "850b6e02ffa12f41", "d2d8296fa0261625",
     ),
     ("family", 4): (
-        "85b1bc1f02919794", "b6f083ee48591c95", "843b85cba6b3d4ec", "52401e41312caca1", "060383d6648b934d",
+        "97acd1b08d87464f", "b6f083ee48591c95", "843b85cba6b3d4ec", "52401e41312caca1", "060383d6648b934d",
     ),
     ("family", 5): (
-        "e37e880bc3d426c2", "5eb9a18e00e5bbd4", "62c3a80919c703d0", "e01b65e51b78aba9", "8587cba2703e2f27",
+        "e37e880bc3d426c2", "6c5a7ba0c0f4e56d", "f7029db58cc27a8f", "e01b65e51b78aba9", "8587cba2703e2f27",
     ),
     ("professional", 2): (
-        "28e0ddc7398efcef", "e1fa9a3b3177aa3b", "4f39d480800441ed", "7689086d0cd0698b", "a6022d6caa9bccb1",
+        "52faf5c141edb2ec", "e1fa9a3b3177aa3b", "4f39d480800441ed", "7689086d0cd0698b", "a6022d6caa9bccb1",
     ),
     ("professional", 3): (
         "7c7d5679511791ab", "b88c0e47bf97e8a0", "79b130f729c266d2", "8c6a4e5dd6072354", "6446ad5b286c6575",
-        "f318b1b097d2cafa", "c1fcdd55ac4b888d", "bdf0dab08dbc890c", "3648d7dc0154e358", "2b476015e5177533",
+        "f318b1b097d2cafa", "c1fcdd55ac4b888d", "bdf0dab08dbc890c", "2d283d6603de46a2", "c0fcb253cacc918d",
         "9d670e2f064c3829", "8a22e030749ffe81", "0a4b751a12e87629", "ebd6a6454a00a9f1", "ae4b6d8b3d9a69d5",
-        "2c7417ce1d782477", "f9c487e9e0862c55", "bc4d6a7e36c40572", "512819ca861a168b", "977f4d6715b9440a",
+        "39ab7d12f08b5262", "f9c487e9e0862c55", "bc4d6a7e36c40572", "512819ca861a168b", "977f4d6715b9440a",
     ),
     ("professional", 4): (
-        "aa75222a65945fa9", "ac62dc84bb72d586", "dfc4e456516cb7f4", "fec5471fa1c28fd6", "2e4590c82884d289",
+        "33e4b14ce4626adb", "2943269814ccaf76", "dfc4e456516cb7f4", "fec5471fa1c28fd6", "047b5e898891a725",
     ),
     ("professional", 5): (
         "168bce7df94ae828", "362a2877654752ef", "5f57602746d99683", "fb85cbb47d2faae0", "ef82e28c10397416",
