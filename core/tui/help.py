@@ -22,8 +22,8 @@ TOPICS: dict[str, tuple[str, str]] = {
 }
 #: Commands besides the help topics.
 COMMANDS: dict[str, tuple[str, str]] = {
-    "undo": ("F6", "take back your latest move (local games against bots)"),
-    "quit": ("Ctrl-C", "leave the game (asks first; a local game is saved and can be resumed)"),
+    "undo": ("F6", "take back your latest move (local games)"),
+    "quit": ("Ctrl-C", "leave the game (asks first; a local game is saved to resume)"),
 }
 WIDTH = 76
 
@@ -41,8 +41,8 @@ def keys_help() -> Fragments:
     ]
     for name, (key, what) in {**TOPICS, **COMMANDS}.items():
         lines.append(("", f"  {key:<7} {name:<7} {what}\n"))
-    lines.append(("", "\n  A command typed at the prompt works too; if an action is called like a command,\n"
-                      "  type /command for the command.  Esc or q closes a help screen; PgUp/PgDn scroll.\n"))
+    lines.append(("", "\n  A command typed at the prompt works too (/command if an action has its name).\n"
+                      "  Esc or q closes a help screen; PgUp/PgDn scroll.\n"))
     return lines
 
 

@@ -563,6 +563,7 @@ class TableScreen:
             assert self.handoff is not None
             self.viewer = self.handoff
             self.handoff = None
+            self.message = []  # the previous player's note is not for the next one
             self._seen_log = len(self.source.log())
             self.app.invalidate()
 
