@@ -43,7 +43,7 @@ def test_your_name_is_remembered_for_the_next_game(tmp_path: Path) -> None:
 
 def test_a_save_path_that_cannot_be_written_is_refused_before_the_game(tmp_path: Path) -> None:
     target = tmp_path / "no such folder" / "game.jsonl"
-    with pytest.raises(AtollError, match="cannot write .*no such folder"):
+    with pytest.raises(AtollError, match=r"cannot write .*no such folder"):
         play(["kariba", "--save", str(target)], "", tmp_path)
 
 
