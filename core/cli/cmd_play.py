@@ -29,7 +29,7 @@ if TYPE_CHECKING:  # prompt_toolkit is imported only when a game is played (atol
     from atoll.client.console import Console
     from atoll.client.local import LocalGame
     from atoll.client.local_table import LocalTable
-    from atoll.client.prompt import Saver, SessionResult
+    from atoll.client.prompt import SessionResult
     from atoll.tui.screen import ScreenResult
 
 HELP = "play a game in this terminal against bots, or with friends at one keyboard (--humans)"
@@ -199,34 +199,58 @@ def play(
         f"you are {model.game.seat_names(config)[model.seat]}", "bold",
     )
     console.say(f"seed {seed} (play the same deal again with --seed {seed}); type help for help")
-    saver = _saver(local, args.save, console, env, clock)
-    client = PromptClient(model, console, saver, input=input, output=output, command=atoll_command(),
-                          plain=dumb)
+    saves = _LineSaves(local, args.save, console, env, clock)
+    client = PromptClient(model, console, saves.save, input=input, output=output, command=atoll_command(),
+                          plain=dumb, autosave=saves.autosave, discard=saves.discard)
     return client.run()
 
 
-def _saver(
-    local: LocalGame,
-    named: Path | None,
-    console: Console,
-    env: Mapping[str, str] | None,
-    clock: Callable[[], datetime],
-) -> Saver:
-    """Save to the named file; if that fails, say why and save to the data directory instead."""
-    from atoll.client.saves import new_save_path
+class _LineSaves:
+    """The line client's save: written before each of the player's turns and at the end, always to the
+    same file (replaced atomically). If the named file cannot be written, say why and use a new file
+    in the data directory instead."""
 
-    def save() -> Path:
-        if named is not None:
+    def __init__(self, local: LocalGame, named: Path | None, console: Console,
+                 env: Mapping[str, str] | None, clock: Callable[[], datetime]) -> None:
+        self._local = local
+        self._named = named
+        self._console = console
+        self._env = env
+        self._clock = clock
+        self.path: Path | None = None
+
+    def _write(self, path: Path) -> None:
+        from atoll.client.saves import save_replacing
+
+        resolver = self._local.resolver
+        save_replacing(self._local.model.match, path, seed=resolver.seed, faces=resolver.faces())
+
+    def save(self) -> Path:
+        """Save the game; returns where it went."""
+        if self.path is not None:
+            self._write(self.path)
+            return self.path
+        if self._named is not None:
             try:
-                local.save(named)
-                return named
-            except (AtollError, OSError) as exc:
-                console.say(f"could not save to {named}: {exc}; saving to the data directory instead")
-        path = new_save_path(local.model.game.info.name, clock(), env)
-        try:
-            local.save(path)
-        except OSError as exc:
-            raise AtollError(f"cannot write {path}: {exc.strerror}") from exc
+                self._write(self._named)
+                self.path = self._named
+                return self.path
+            except AtollError as exc:
+                self._console.say(f"could not save to {self._named}: {exc}; "
+                                  "saving to the data directory instead")
+        from atoll.client.saves import new_save_path
+
+        path = new_save_path(self._local.model.game.info.name, self._clock(), self._env)
+        self._write(path)
+        self.path = path
         return path
 
-    return save
+    def autosave(self) -> None:
+        """Save as the game goes."""
+        self.save()
+
+    def discard(self) -> None:
+        """The player left without saving: remove what was saved as the game went."""
+        if self.path is not None:
+            self.path.unlink(missing_ok=True)
+            self.path = None

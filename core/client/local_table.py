@@ -8,18 +8,17 @@ match happens on the event loop's thread, so saving or undoing never races a bot
 from __future__ import annotations
 
 import asyncio
-import os
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from atoll.client.matching import short_form
 from atoll.client.narration import describe_chance, describe_sealed
+from atoll.client.saves import save_replacing
 from atoll.client.source import LogLine, Refused, SeatLine, Waiting
 from atoll.engine.local import LocalResolver
 from atoll.engine.loop import observe
 from atoll.engine.match import Event, Match
 from atoll.engine.observation import Agent
-from atoll.engine.save import save
 from atoll.errors import AmbiguousAction, AtollError, CorruptSave, UnknownAction
 from atoll.game import Fragments, Game
 from atoll.jsondata import JSON, canonical
@@ -339,14 +338,8 @@ class LocalTable:
         if self.save_path is None:
             return
         faces = self.match.resolver.faces()  # type: ignore[attr-defined]
-        temporary = self.save_path.with_name(f".{self.save_path.name}.{os.getpid()}.tmp")
-        temporary.unlink(missing_ok=True)
-        try:
-            save(self.match, temporary, seed=self.seed, faces=faces, extra={"client": self.client_record()})
-            os.replace(temporary, self.save_path)
-        except OSError as exc:
-            temporary.unlink(missing_ok=True)
-            raise AtollError(f"cannot write {self.save_path}: {exc.strerror}") from exc
+        save_replacing(self.match, self.save_path, seed=self.seed, faces=faces,
+                       extra={"client": self.client_record()})
 
     def leave(self) -> str | None:
         """Save the game; say where, and how to go on with it."""

@@ -82,7 +82,9 @@ class PromptClient:
     and ``DummyOutput``. Piped (non-terminal) input works too: lines are read
     as typed, and the end of the input leaves the game as Ctrl-D does.
     ``command`` is how to call atoll in a printed hint; ``plain`` reads lines with
-    ``input()`` (a dumb terminal: no completion, no escape codes).
+    ``input()`` (a dumb terminal: no completion, no escape codes). ``autosave``
+    keeps the game saved before each of the player's turns, and ``discard``
+    removes that save when the player leaves without saving.
     """
 
     def __init__(
@@ -95,9 +97,14 @@ class PromptClient:
         output: Output | None = None,
         command: str = "atoll",
         plain: bool = False,
+        autosave: Callable[[], None] | None = None,
+        discard: Callable[[], None] | None = None,
     ) -> None:
         self.model = model
         self._plain = plain
+        self._autosave = autosave
+        self._discard = discard
+        self._autosave_failed = False
         self._command_name = command
         self.console = console
         self._saver = saver
@@ -134,10 +141,21 @@ class PromptClient:
                 for line in model.result_lines():
                     self.console.say(line, "bold")
                 return self._finish(Ending.FINISHED, save=True)
+            self._keep_saved()
             self._show_turn()
             ending = self._read_move()
             if ending is not None:
                 return self._finish(*ending)
+
+    def _keep_saved(self) -> None:
+        """Save the game so far (it survives a crash); a failure is told once, and play goes on."""
+        if self._autosave is None or self._autosave_failed:
+            return
+        try:
+            self._autosave()
+        except AtollError as exc:
+            self._autosave_failed = True
+            self.console.say(f"could not save the game as it goes: {exc}", "fg:ansired")
 
     def _read_move(self) -> tuple[Ending, bool] | None:
         """Prompt until the player moves (``None``) or leaves (how, and whether to save)."""
@@ -219,6 +237,8 @@ class PromptClient:
                 self.console.say(f"saved to {saved}")
                 self.console.say(f"replay it with: {self._command_name} replay {shlex.quote(str(saved))}")
         elif ending is Ending.QUIT:
+            if self._discard is not None:
+                self._discard()
             self.console.say("left without saving")
         return SessionResult(ending, saved, tuple(self.console.transcript))
 

@@ -10,7 +10,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from atoll.engine.save import SavedGame, load
+from atoll.engine.match import Match
+from atoll.engine.save import SavedGame, load, save
 from atoll.errors import AtollError, CorruptSave
 from atoll.jsondata import JSON
 
@@ -154,3 +155,20 @@ def remember_name(name: str, env: Mapping[str, str] | None = None) -> None:
     settings["name"] = name
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(settings, indent=2) + "\n", encoding="utf-8")
+
+
+def save_replacing(
+    match: Match, path: Path, *, seed: int | None, faces: Mapping[str, JSON],
+    extra: Mapping[str, JSON] | None = None,
+) -> None:
+    """Write ``match`` to ``path`` as :func:`atoll.engine.save` does, replacing an earlier save of the
+    same game atomically: the old file stays whole until the new one is complete. Raises
+    :class:`AtollError` naming the path when it cannot be written."""
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        temporary.unlink(missing_ok=True)
+        save(match, temporary, seed=seed, faces=faces, extra=extra)
+        os.replace(temporary, path)
+    except OSError as exc:
+        temporary.unlink(missing_ok=True)
+        raise AtollError(f"cannot write {path}: {exc.strerror}") from exc

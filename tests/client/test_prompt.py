@@ -168,3 +168,15 @@ def test_the_completer_offers_the_legal_texts_then_the_commands() -> None:
 def test_case_and_spaces_do_not_matter(model: GameModel, tmp_path: Path, typed: str) -> None:
     result = play(model, f"bet high\n{typed}\n", tmp_path)
     assert result.ending is Ending.FINISHED
+
+
+def test_the_game_is_saved_before_each_of_your_turns(model: GameModel, tmp_path: Path) -> None:
+    saved_at: list[int] = []
+    with create_pipe_input() as pipe:
+        pipe.send_text(WHOLE_GAME)
+        pipe.close()
+        client = PromptClient(model, Console(DummyOutput()), lambda: tmp_path / "game.jsonl", input=pipe,
+                              output=DummyOutput(), autosave=lambda: saved_at.append(len(model.match.events)))
+        client.run()
+    mine = [n for n, event in enumerate(model.match.events) if event.get("seat") == 0]
+    assert saved_at == mine  # each save holds everything up to the player's next action

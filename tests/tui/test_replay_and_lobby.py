@@ -1,17 +1,21 @@
-"""Stepping through a saved game, and the lobby list of announced tables."""
+"""Stepping through a saved game, the lobby list of announced tables, and what everybody can read."""
 
 from __future__ import annotations
 
 import asyncio
 from pathlib import Path
 
+import pytest
 from prompt_toolkit.layout import Layout
+from prompt_toolkit.output import ColorDepth
 
+from atoll.client.local import new_local_table
 from atoll.client.saves import read_save
 from atoll.engine import LocalResolver, Match, run, save
 from atoll.tui.lobby import Announcement, LobbyList
 from atoll.tui.palette import Look, plain
 from atoll.tui.replay import ReplayScreen, frames
+from atoll.tui.screen import TableScreen
 from tests.tui.driver import SizedOutput, pipe, registry
 
 RIGHT, LEFT, END, HOME = "\x1b[C", "\x1b[D", "\x1b[F", "\x1b[H"
@@ -113,3 +117,11 @@ def test_the_palette_replaces_ansi_colours_and_keeps_the_rest() -> None:
     assert Look().recolour([("fg:ansired bold", "R")]) == [("fg:#d55e00 bold", "R")]
     assert Look(palette=False).recolour([("fg:ansired bold", "R")]) == [("fg:ansired bold", "R")]
     assert Look().recolour([("fg:ansibrightwhite", "x")]) == [("", "x")]
+
+
+def test_no_color_turns_every_colour_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    source = new_local_table(registry(), "kariba", seed=1, bots=["random"])
+    with pipe() as keys:
+        screen = TableScreen(source, input=keys, output=SizedOutput())
+        assert screen.app.color_depth is ColorDepth.DEPTH_1_BIT
