@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import TextIO
 
 from atoll.bots.search import DEFAULT_ITERATIONS, search_kind
-from atoll.cli.common import add_game_arguments, registry
+from atoll.cli.common import add_game_arguments, game_name, registry, variant_name
 from atoll.sim import bot_kinds, simulate, summary
 
 HELP = "play many bot-only games of a game and print wins per seat, mean length and games per second"
@@ -66,8 +66,8 @@ def progress_line(total: int, stream: TextIO) -> Callable[[int], None] | None:
 def run(args: argparse.Namespace) -> int:
     """Run the simulation and print its tally."""
     found = registry(quiet=args.json)
-    game = found.game(args.game)
-    config = game.configure(args.seats, args.variant)
+    game = found.game(game_name(found, args.game))
+    config = game.configure(args.seats, variant_name(game.info.variants, args.variant))
     names = [name.strip() for name in args.bots.split(",") if name.strip()]
     kinds = bot_kinds(found, game.info.name, names, config.seats)
     if args.search_iterations is not None:
