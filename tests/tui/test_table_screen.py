@@ -5,13 +5,17 @@ from __future__ import annotations
 import asyncio
 import functools
 import random
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
+from atoll.bots.random_bot import RandomBot
 from atoll.client.local import new_local_table, resume_local_table
 from atoll.client.local_table import LocalTable
 from atoll.tui.screen import Ending, TableScreen
+from atoll.types import Config
+from tests.games import highcard
 from tests.tui.driver import (
     CTRL_C,
     ENTER,
@@ -279,3 +283,29 @@ def test_the_roomy_layout_is_used_on_a_large_terminal() -> None:
     with pipe() as keys:
         assert TableScreen(source, input=keys, output=SizedOutput(40, 120))._roomy()
         assert not TableScreen(source, input=keys, output=SizedOutput(24, 80))._roomy()
+
+
+class GlossaryHighCard(highcard.HighCard):
+    """High Card with a glossary, as a plugin gives one."""
+
+    def glossary(self, config: Config) -> Sequence[tuple[str, str]]:
+        return [("high", "you win the pot if your card is the higher one")]
+
+
+def test_the_action_being_typed_shows_what_its_cards_do() -> None:
+    game = GlossaryHighCard()
+    source = LocalTable(game, game.configure(2), 5, humans=[0], bots={1: RandomBot(1)})
+
+    async def scenario() -> str:
+        with pipe() as keys:
+            screen = TableScreen(source, input=keys, output=SizedOutput())
+            task = start(screen)
+            await wait_for(lambda: my_turn(screen))
+            keys.send_text("bet high")
+            await wait_for(lambda: screen.buffer.text == "bet high")
+            hint = "".join(text for _, text in screen._hint())
+            keys.send_text(CTRL_C + "y")
+            await task
+        return hint
+
+    assert asyncio.run(scenario()) == "bet high: high: you win the pot if your card is the higher one"
