@@ -159,7 +159,8 @@ def room_for(size: int, animals: list[list[Any]], newcomer: list[Any], from_isla
 
 def room_from_island(turtle: Turtle) -> bool:
     """Whether an animal coming from the island finds room on ``turtle``: a free place (K26)."""
-    return len(turtle["animals"]) < turtle["size"]
+    size: int = turtle["size"]
+    return len(turtle["animals"]) < size
 
 
 def rescue(state: State, seat: int, kind: str) -> None:
