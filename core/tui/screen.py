@@ -115,7 +115,7 @@ class TableScreen:
         self.source = source
         self.look = look or Look()
         humans = list(source.humans())
-        self.viewer: int = humans[0]
+        self.viewer: int | None = humans[0] if humans else None  # None: a spectator
         self.handoff: int | None = None
         self.overlay: Callable[[], Fragments] | None = None
         self.overlay_scroll = 0
@@ -168,7 +168,8 @@ class TableScreen:
 
     def _my_turn(self) -> bool:
         waiting = self._waiting()
-        return waiting.local and waiting.seat == self.viewer and self.handoff is None
+        return (waiting.local and self.viewer is not None and waiting.seat == self.viewer
+                and self.handoff is None)
 
     def _memo(self, what: str, make: Callable[[], Any]) -> Any:
         """``make()``, computed once per state of the table: a redraw reads the board and the legal
@@ -184,7 +185,8 @@ class TableScreen:
 
     def _legal_texts(self) -> list[str]:
         texts: list[str] = self._memo(
-            "texts", lambda: list(self.source.texts(self.viewer)) if self._my_turn() else [])
+            "texts", lambda: list(self.source.texts(self.viewer))
+            if self._my_turn() and self.viewer is not None else [])
         return texts
 
     def _commands(self) -> dict[str, str]:
@@ -193,7 +195,7 @@ class TableScreen:
         return commands
 
     def _explain(self, text: str) -> str | None:
-        said = self.source.action_help(self.viewer, text)
+        said = self.source.action_help(self.viewer, text) if self.viewer is not None else None
         return said or glossary_for(self.source.game, self.source.config, text)
 
     def _size(self) -> Size:
@@ -362,6 +364,8 @@ class TableScreen:
     def _prompt_text(self) -> Fragments:
         if self._waiting().over:
             return [("class:prompt", "game over (Enter leaves)> ")]
+        if self.viewer is None:
+            return [("class:prompt.waiting", "watching> ")]
         if not self._my_turn():
             return [("class:prompt.waiting", "wait> ")]
         if self._waiting().secret:
@@ -393,7 +397,7 @@ class TableScreen:
         return f"leave the game? {hint}" if hint else "leave the game?"
 
     def _handoff_text(self) -> Fragments:
-        seat = self.handoff if self.handoff is not None else self.viewer
+        seat = self.handoff if self.handoff is not None else (self.viewer or 0)
         line = self.source.seats()[seat]
         return [
             ("", "\n\n   "), ("bold", "Pass the keyboard to "), *self._seat_mark(seat, line.name),
@@ -441,6 +445,7 @@ class TableScreen:
             self.say(f"not your turn: {self._waiting().text} (what you typed stays)", "class:refused")
             return True
         try:
+            assert self.viewer is not None  # _my_turn() says so
             chosen = self.source.submit(self.viewer, text)
         except Refused as exc:
             self.say(str(exc), "class:refused")
@@ -475,7 +480,7 @@ class TableScreen:
         self.app.invalidate()
 
     def _undo(self) -> None:
-        if not self.source.can_undo(self.viewer):
+        if self.viewer is None or not self.source.can_undo(self.viewer):
             self.say("nothing to undo now: only your own latest move, on your turn", "class:refused")
             return
         self.source.undo(self.viewer)

@@ -309,3 +309,21 @@ def test_the_action_being_typed_shows_what_its_cards_do() -> None:
         return hint
 
     assert asyncio.run(scenario()) == "bet high: high: you win the pot if your card is the higher one"
+
+
+class Watched(LocalTable):
+    """A table seen by a spectator: nobody at this terminal holds a seat."""
+
+    def humans(self) -> Sequence[int]:
+        return []
+
+
+def test_a_spectator_sees_the_public_board_and_cannot_move() -> None:
+    game = registry().game("kariba")
+    source = Watched(game, game.configure(2), 5, humans=[0], bots={1: RandomBot(1)})
+    with pipe() as keys:
+        screen = TableScreen(source, input=keys, output=SizedOutput())
+        assert screen.viewer is None
+        assert screen._board() == screen.look.recolour(source.board(None))
+        assert screen._prompt_text() == [("class:prompt.waiting", "watching> ")]
+        assert screen._legal_texts() == []
