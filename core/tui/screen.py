@@ -207,8 +207,15 @@ class TableScreen:
         return size.columns >= self._board_width() + ROOMY_EXTRA and size.rows >= 30
 
     def _board(self) -> Fragments:
-        board: Fragments = self._memo("board", lambda: self.look.recolour(self.source.board(self.viewer)))
+        board: Fragments = self._memo("board", self._draw_board)
         return board
+
+    def _draw_board(self) -> Fragments:
+        try:
+            return self.look.recolour(self.source.board(self.viewer))
+        except Exception as exc:  # a plugin's drawing bug must not take the table down with it
+            name = self.source.game.info.name
+            return [("class:refused", f"{name} could not draw its board: {type(exc).__name__}: {exc}\n")]
 
     def _board_lines(self) -> list[str]:
         lines: list[str] = self._memo("lines", lambda: plain(self._board()).rstrip("\n").split("\n"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pytest
@@ -13,6 +13,8 @@ import pytest
 from atoll.bots.random_bot import RandomBot
 from atoll.client.local import new_local_table, resume_local_table
 from atoll.client.local_table import LocalTable
+from atoll.game import Fragments
+from atoll.jsondata import JSON
 from atoll.tui.screen import Ending, TableScreen
 from atoll.types import Config
 from tests.games import highcard
@@ -327,3 +329,19 @@ def test_a_spectator_sees_the_public_board_and_cannot_move() -> None:
         assert screen._board() == screen.look.recolour(source.board(None))
         assert screen._prompt_text() == [("class:prompt.waiting", "watching> ")]
         assert screen._legal_texts() == []
+
+
+class BrokenDrawing(highcard.HighCard):
+    """High Card whose drawing fails, as a plugin's bug might."""
+
+    def render(self, view: Mapping[str, JSON]) -> Fragments:
+        raise KeyError("hand")
+
+
+def test_a_board_the_game_cannot_draw_is_named_and_the_table_stays() -> None:
+    game = BrokenDrawing()
+    source = LocalTable(game, game.configure(2), 5, humans=[0], bots={1: RandomBot(1)})
+    with pipe() as keys:
+        screen = TableScreen(source, input=keys, output=SizedOutput())
+        shown = "".join(text for _, text in screen._board())
+    assert shown == "highcard could not draw its board: KeyError: 'hand'\n"
