@@ -156,6 +156,12 @@ class Game(abc.ABC):
         screen and beside any action whose text names them. None by default."""
         return ()
 
+    def score_details(self, state: State) -> Sequence[str]:
+        """How the scores of a finished game were counted, one line each (``"red: 3 animals on the
+        mainland, 2 points each = 6"``), for the result screen. Public words only. None by default:
+        the client shows the scores and the winners."""
+        return ()
+
     def legend(self, config: Config) -> Sequence[tuple[str, str]]:
         """What the symbols of :meth:`render` mean, as ``(symbol, meaning)`` pairs (``("~", "a flooded
         place")``). None by default."""

@@ -112,13 +112,31 @@ def play_screen(
     Prints, once the screen is gone, the result and how to resume or replay the game."""
     import asyncio
 
-    from atoll.client.saves import remember_name, remembered_name
+    from atoll.client.local import rematch_table
+    from atoll.client.saves import new_save_path, remember_name, remembered_name
     from atoll.tui.palette import Look
-    from atoll.tui.screen import TableScreen
+    from atoll.tui.screen import Ending, TableScreen
 
     if args.name:
         remember_name(args.name, env)
     table = _open_table(args, found, remembered_name(env), env, clock, pace)
+    encoding = (getattr(sys.stdout, "encoding", "") or "").lower()
+    look = Look(unicode=not args.ascii and encoding.startswith("utf"), palette=True)
+    while True:
+        screen = TableScreen(table, look=look, input=input, output=output, leave_hint=_hint(table))
+        result = asyncio.run(screen.run())
+        for line in result.lines:
+            print(line)
+        if result.ending is not Ending.REMATCH:
+            return result
+        seed = secrets.randbelow(SEED_RANGE)
+        path = new_save_path(table.game.info.name, clock(), env)
+        table = rematch_table(found, table, seed=seed, save_path=path, pace=pace)
+        table.autosave()
+
+
+def _hint(table: LocalTable) -> Callable[[], str | None]:
+    """The line that says how to come back to ``table``'s game: replay it, or resume it."""
     command = atoll_command()
     path = table.save_path
 
@@ -129,13 +147,7 @@ def play_screen(
             return f"replay it with: {command} replay {shlex.quote(str(path))}"
         return f"it is saved; go on later with: {command} play --resume {shlex.quote(str(path))}"
 
-    encoding = (getattr(sys.stdout, "encoding", "") or "").lower()
-    look = Look(unicode=not args.ascii and encoding.startswith("utf"), palette=True)
-    screen = TableScreen(table, look=look, input=input, output=output, leave_hint=hint)
-    result = asyncio.run(screen.run())
-    for line in result.lines:
-        print(line)
-    return result
+    return hint
 
 
 def _open_table(

@@ -173,3 +173,13 @@ def resume_local_table(registry: Registry, path: Path, *, pace: float = 0.0) -> 
     table = _table(registry, game, config, saved.seed, humans, kinds, names, path, pace)
     table.redrive(saved.events, saved.faces)
     return table
+
+
+def rematch_table(
+    registry: Registry, table: LocalTable, *, seed: int, save_path: Path | None, pace: float = 0.0
+) -> LocalTable:
+    """Another game of ``table``'s game with the same people, bots and settings, new chance (``seed``)."""
+    record = table.client_record()
+    kinds = {int(seat): str(kind) for seat, kind in record["bots"].items()}
+    return _table(registry, table.game, table.config, seed, list(table.humans()), kinds,
+                  {seat: table.who(seat) for seat in table.humans() if table.named(seat)}, save_path, pace)

@@ -135,6 +135,10 @@ class LocalTable:
             return self._names[seat]
         return "you" if len(self._humans) == 1 else f"player {self._humans.index(seat) + 1}"
 
+    def named(self, seat: int) -> bool:
+        """Whether the person at ``seat`` gave a name."""
+        return seat in self._names
+
     def seats(self) -> Sequence[SeatLine]:
         """Every seat for the seats panel."""
         step = self.match.step()
@@ -180,6 +184,12 @@ class LocalTable:
         """The results once the game is over."""
         end = self.match.results()
         return end.results if end is not None else None
+
+    def score_details(self) -> Sequence[str]:
+        """How the game counted the scores, once it is over."""
+        if self.match.results() is None:
+            return []
+        return list(self.game.score_details(self.match.state))
 
     def problem(self) -> str | None:
         """Why the game stopped early, if it did."""

@@ -123,6 +123,9 @@ class TableSource(Protocol):
     def results(self) -> Results | None:
         """The results once the game is over, else ``None``."""
 
+    def score_details(self) -> Sequence[str]:
+        """How the scores were counted, in the game's words, once the game is over (else empty)."""
+
     def can_undo(self, seat: int) -> bool:
         """Whether ``seat`` may take back its latest action now (local games against bots only)."""
 

@@ -85,6 +85,8 @@ class Ending(enum.Enum):
     """The game ended and the player closed the result screen."""
     LEFT = "left"
     """The player left before the end (after saying yes)."""
+    REMATCH = "rematch"
+    """The game ended and the player asked for another with the same people and settings."""
 
 
 @dataclass
@@ -342,6 +344,7 @@ class TableScreen:
         results = self.source.results()
         if results is not None:
             out.append(("bold", self._result_line(results.scores, results.winners) + "\n"))
+            out.extend(("", f"  {line}\n") for line in self.source.score_details())
         return out or [("class:hint", "the game log appears here\n")]
 
     def _result_line(self, scores: tuple[int, ...], winners: tuple[int, ...]) -> str:
@@ -353,7 +356,8 @@ class TableScreen:
 
     def _log_end(self) -> Point:
         shown = min(len(self.source.log()), self._size().rows)
-        lines = shown + (1 if self.source.results() is not None else 0)
+        over = self.source.results() is not None
+        lines = shown + (1 + len(self.source.score_details()) if over else 0)
         return Point(0, max(0, lines - 1))
 
     def _status(self) -> Fragments:
@@ -370,7 +374,7 @@ class TableScreen:
 
     def _prompt_text(self) -> Fragments:
         if self._waiting().over:
-            return [("class:prompt", "game over (Enter leaves)> ")]
+            return [("class:prompt", "game over (Enter leaves, r: rematch)> ")]
         if self.viewer is None:
             return [("class:prompt.waiting", "watching> ")]
         if not self._my_turn():
@@ -503,6 +507,7 @@ class TableScreen:
         results = self.source.results()
         if results is not None:
             lines.append(self._result_line(results.scores, results.winners))
+            lines.extend(f"  {line}" for line in self.source.score_details())
         said = self.source.leave()
         if said:
             lines.append(said)
@@ -582,6 +587,13 @@ class TableScreen:
         @keys.add("<any>", filter=handoff)
         def _ignore_handoff(event: KeyPressEvent) -> None:
             pass  # nothing typed reaches the game until the next player takes the keyboard
+
+        over = Condition(lambda: self._waiting().over and not self.buffer.text and self.overlay is None
+                         and not self.asking)
+
+        @keys.add("r", filter=over, eager=True)
+        def _rematch(event: KeyPressEvent) -> None:
+            self.app.exit(result=ScreenResult(Ending.REMATCH, self._closing_lines()))
 
         @keys.add("tab", filter=typing)
         def _tab(event: KeyPressEvent) -> None:

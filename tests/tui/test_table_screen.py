@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 
 from atoll.bots.random_bot import RandomBot
-from atoll.client.local import new_local_table, resume_local_table
+from atoll.client.local import new_local_table, rematch_table, resume_local_table
 from atoll.client.local_table import LocalTable
 from atoll.game import Fragments
 from atoll.jsondata import JSON
 from atoll.tui.screen import Ending, TableScreen
-from atoll.types import Config
+from atoll.types import Config, State
 from tests.games import highcard
 from tests.tui.driver import (
     CTRL_C,
@@ -345,3 +345,37 @@ def test_a_board_the_game_cannot_draw_is_named_and_the_table_stays() -> None:
         screen = TableScreen(source, input=keys, output=SizedOutput())
         shown = "".join(text for _, text in screen._board())
     assert shown == "highcard could not draw its board: KeyError: 'hand'\n"
+
+
+class CountedHighCard(highcard.HighCard):
+    """High Card that says how it counted the scores."""
+
+    def score_details(self, state: State) -> Sequence[str]:
+        return ["the higher card wins the pot"]
+
+
+def test_the_result_screen_says_how_the_scores_were_counted_and_offers_a_rematch() -> None:
+    game = CountedHighCard()
+    source = LocalTable(game, game.configure(2), 5, humans=[0], bots={1: RandomBot(1)})
+    shown: list[str] = []
+
+    def moves(table: LocalTable, screen: TableScreen) -> str | None:
+        if table.waiting().over:
+            shown.append("".join(text for _, text in screen._log_text()))
+            return "r"
+        return first_legal(table, screen)
+
+    with pipe() as keys:
+        screen = TableScreen(source, input=keys, output=SizedOutput())
+        result = asyncio.run(drive(screen, keys, Moves(moves)))
+    assert result.ending is Ending.REMATCH
+    assert "game over:" in shown[0] and "  the higher card wins the pot\n" in shown[0]
+    assert "  the higher card wins the pot" in result.lines
+
+
+def test_a_rematch_seats_the_same_people_and_bots_with_new_chance() -> None:
+    source = new_local_table(registry(), "kariba", seed=3, seats=3, bots=["random"], names={0: "Ann"})
+    again = rematch_table(registry(), source, seed=4, save_path=None)
+    assert (again.game, again.config, again.seed) == (source.game, source.config, 4)
+    who = [(line.name, line.who) for line in again.seats()]
+    assert who == [("seat 0", "Ann"), ("seat 1", "random bot"), ("seat 2", "random bot")]

@@ -112,7 +112,7 @@ def test_kariba_plays_to_the_result_screen_with_the_whole_board_on_every_turn(
         screen = kariba.wait_for(re.compile(rf"^ your turn .*\nyour move>\s*\n.*you played: {move}|game over",
                                             re.MULTILINE), timeout=60)
     assert turns > 5
-    screen = kariba.wait_for("game over (Enter leaves)>")
+    screen = kariba.wait_for("game over (Enter leaves, r: rematch)>")
     kariba.type("", "Enter")
     kariba.wait_for("replay it with: ")
     hint = re.search(r"replay it with: (.+)$", kariba.printed(), re.MULTILINE)
