@@ -75,6 +75,7 @@ STYLE = Style.from_dict({
     "frame": "fg:ansibrightblack",
     "question": "reverse bold",
     "command": "italic",
+    "changed": "bg:#3a3a3a",
 })
 
 
@@ -126,6 +127,7 @@ class TableScreen:
         self._leave_hint = leave_hint
         self._seen_log = 0  # log lines the viewer had seen when it last moved
         self._was_mine = False
+        self._seen_board: list[str] | None = None  # the board just after the viewer's latest move
         self._memo_stamp: object = None
         self._memo_values: dict[str, Any] = {}
         self.buffer = Buffer(
@@ -214,10 +216,13 @@ class TableScreen:
 
     def _draw_board(self) -> Fragments:
         try:
-            return self.look.recolour(self.source.board(self.viewer))
+            board = self.look.recolour(self.source.board(self.viewer))
         except Exception as exc:  # a plugin's drawing bug must not take the table down with it
             name = self.source.game.info.name
             return [("class:refused", f"{name} could not draw its board: {type(exc).__name__}: {exc}\n")]
+        if self._seen_board is None:
+            return board
+        return highlight_changes(board, self._seen_board)
 
     def _board_lines(self) -> list[str]:
         lines: list[str] = self._memo("lines", lambda: plain(self._board()).rstrip("\n").split("\n"))
@@ -465,6 +470,8 @@ class TableScreen:
             self.say(f"refused: {exc}", "class:refused")
             return True
         self._seen_log = len(self.source.log())
+        self._seen_board = None
+        self._seen_board = plain(self._draw_board()).split("\n")  # what changes from here is marked
         buffer.reset()
         self.say(f"you played: {chosen}", "class:hint")
         self._changed()
@@ -580,6 +587,7 @@ class TableScreen:
             assert self.handoff is not None
             self.viewer = self.handoff
             self.handoff = None
+            self._seen_board = None
             self.message = []  # the previous player's note is not for the next one
             self._seen_log = len(self.source.log())
             self.app.invalidate()
@@ -643,4 +651,22 @@ def _drop_lines(fragments: Fragments, count: int) -> Fragments:
                 break
             if index < len(parts) - 1:
                 dropped += 1
+    return out
+
+
+def highlight_changes(board: Fragments, before: list[str]) -> Fragments:
+    """``board`` with each line that differs from the same line of ``before`` marked (``class:changed``):
+    what the others did since the player's latest move, at a glance."""
+    lines = plain(board).split("\n")
+    changed = {n for n, line in enumerate(lines) if n >= len(before) or before[n] != line}
+    out: Fragments = []
+    row = 0
+    for style, text in board:
+        parts = text.split("\n")
+        for index, part in enumerate(parts):
+            if part:
+                out.append((f"{style} class:changed" if row in changed else style, part))
+            if index < len(parts) - 1:
+                out.append(("", "\n"))
+                row += 1
     return out

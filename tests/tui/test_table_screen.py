@@ -15,7 +15,7 @@ from atoll.client.local import new_local_table, rematch_table, resume_local_tabl
 from atoll.client.local_table import LocalTable
 from atoll.game import Fragments
 from atoll.jsondata import JSON
-from atoll.tui.screen import Ending, TableScreen
+from atoll.tui.screen import Ending, TableScreen, highlight_changes
 from atoll.types import Config, State
 from tests.games import highcard
 from tests.tui.driver import (
@@ -379,3 +379,10 @@ def test_a_rematch_seats_the_same_people_and_bots_with_new_chance() -> None:
     assert (again.game, again.config, again.seed) == (source.game, source.config, 4)
     who = [(line.name, line.who) for line in again.seats()]
     assert who == [("seat 0", "Ann"), ("seat 1", "random bot"), ("seat 2", "random bot")]
+
+
+def test_the_board_lines_changed_since_your_move_are_marked() -> None:
+    board = [("bold", "Waterhole\n"), ("", "  1 mouse  # 1\n"), ("fg:#d55e00", "  2 zebra\n")]
+    marked = highlight_changes(board, ["Waterhole", "  1 mouse    0", "  2 zebra", ""])
+    assert marked == [("bold", "Waterhole"), ("", "\n"), (" class:changed", "  1 mouse  # 1"), ("", "\n"),
+                      ("fg:#d55e00", "  2 zebra"), ("", "\n")]
