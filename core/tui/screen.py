@@ -18,7 +18,6 @@ from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.data_structures import Point, Size
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.input import Input
-from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.layout import (
     BufferControl,
     ConditionalContainer,
@@ -44,6 +43,7 @@ from atoll.engine.match import normal_text
 from atoll.errors import AtollError
 from atoll.game import Fragments
 from atoll.tui.completion import ActionCompleter
+from atoll.tui.fragments import drop_lines, highlight_changes
 from atoll.tui.help import (
     COMMANDS,
     TOPICS,
@@ -54,6 +54,7 @@ from atoll.tui.help import (
     log_help,
     rules_help,
 )
+from atoll.tui.keys import table_keys
 from atoll.tui.palette import Look, plain, styled
 
 #: A terminal at least this wide puts the seats and the log beside the board.
@@ -139,7 +140,7 @@ class TableScreen:
         self.buffer.on_text_changed += lambda _: self._clear_message()
         self.app: Application[ScreenResult] = Application(
             layout=Layout(self._root(), focused_element=self.buffer),
-            key_bindings=self._keys(),
+            key_bindings=table_keys(self),
             style=STYLE,
             full_screen=True,
             input=input,
@@ -430,7 +431,7 @@ class TableScreen:
         self.overlay_scroll = max(0, min(self.overlay_scroll, len(lines) - 3))
         if not self.overlay_scroll:
             return text
-        return _drop_lines(text, self.overlay_scroll)
+        return drop_lines(text, self.overlay_scroll)
 
     # -- acting -----------------------------------------------------------------------
 
@@ -494,7 +495,7 @@ class TableScreen:
         elif name == "undo":
             self._undo()
         elif name == "quit":
-            self.asking = True
+            self.ask_to_leave()
         self.app.invalidate()
 
     def _undo(self) -> None:
@@ -505,9 +506,73 @@ class TableScreen:
         self._seen_log = len(self.source.log())
         self.say("took back your latest move", "class:hint")
 
-    def _leave(self) -> None:
+    def ask_to_leave(self) -> None:
+        """Ctrl-C or Ctrl-D: ask before leaving; pressed again while asked, leave."""
+        if self.asking:
+            self.leave()
+            return
+        self.buffer.cancel_completion()
+        self.asking = True
+
+    def stay(self) -> None:
+        """Any answer but yes to the question whether to leave."""
+        self.asking = False
+        self.say("going on", "class:hint")
+
+    def leave(self) -> None:
+        """Close the screen: the game is left (or over), and the source keeps what is needed."""
         ending = Ending.FINISHED if self._waiting().over else Ending.LEFT
         self.app.exit(result=ScreenResult(ending, self._closing_lines()))
+
+    def rematch(self) -> None:
+        """Close the finished game's screen asking for another game with the same people."""
+        self.app.exit(result=ScreenResult(Ending.REMATCH, self._closing_lines()))
+
+    def close_help(self) -> None:
+        """Close the help screen shown."""
+        self.overlay = None
+
+    def page(self) -> int:
+        """How many lines a page of a help screen is."""
+        return max(1, self._size().rows - 6)
+
+    def scroll(self, lines: int) -> None:
+        """Scroll the help screen shown by ``lines`` (negative: up)."""
+        self.overlay_scroll = max(0, self.overlay_scroll + lines)
+
+    def take_keyboard(self) -> None:
+        """The next player of a hot-seat game has the keyboard: show the table through their eyes."""
+        if self.handoff is None:
+            return
+        self.viewer = self.handoff
+        self.handoff = None
+        self._seen_board = None
+        self.message = []  # the previous player's note is not for the next one
+        self._seen_log = len(self.source.log())
+        self.app.invalidate()
+
+    def tab(self) -> None:
+        """Tab: complete the part every fitting action shares; then step through the fitting actions."""
+        buffer = self.buffer
+        state = buffer.complete_state
+        if state is not None and state.current_completion is not None:
+            buffer.complete_next()  # already stepping through the menu
+            return
+        completed = common_part(buffer.text, self._legal_texts())
+        longer = len(completed) >= len(buffer.text.strip())
+        if normal_text(completed) != normal_text(buffer.text) and longer:
+            buffer.cancel_completion()
+            buffer.text = completed
+            buffer.cursor_position = len(completed)
+        elif state is not None:
+            buffer.complete_next()
+        else:
+            buffer.start_completion(select_first=True)
+
+    def tab_back(self) -> None:
+        """Shift-Tab: step back through the fitting actions."""
+        if self.buffer.complete_state is not None:
+            self.buffer.complete_previous()
 
     def _closing_lines(self) -> list[str]:
         lines = []
@@ -523,150 +588,3 @@ class TableScreen:
             if hint:
                 lines.append(hint)
         return lines
-
-    # -- keys -------------------------------------------------------------------------
-
-    def _keys(self) -> KeyBindings:
-        keys = KeyBindings()
-        asking = Condition(lambda: self.asking)
-        overlay = Condition(lambda: self.overlay is not None and not self.asking)
-        handoff = Condition(lambda: self.handoff is not None and self.overlay is None and not self.asking)
-        typing = Condition(lambda: self.handoff is None and self.overlay is None and not self.asking)
-
-        @keys.add("c-c")
-        @keys.add("c-d")
-        def _ask(event: KeyPressEvent) -> None:
-            if self.asking:  # pressed again while asked: the answer is yes
-                self._leave()
-            else:
-                self.buffer.cancel_completion()
-                self.asking = True
-
-        @keys.add("y", filter=asking, eager=True)
-        @keys.add("Y", filter=asking, eager=True)
-        def _yes(event: KeyPressEvent) -> None:
-            self._leave()
-
-        @keys.add("<any>", filter=asking, eager=True)
-        def _no(event: KeyPressEvent) -> None:
-            self.asking = False
-            self.say("going on", "class:hint")
-
-        for key, name in [("f1", "help"), ("f2", "rules"), ("f3", "cards"), ("f4", "legend"),
-                          ("f5", "log"), ("f6", "undo")]:
-            keys.add(key, filter=~asking)(_run_command(self, name))
-
-        @keys.add("escape", filter=overlay, eager=True)
-        @keys.add("q", filter=overlay, eager=True)
-        @keys.add("enter", filter=overlay, eager=True)
-        def _close(event: KeyPressEvent) -> None:
-            self.overlay = None
-
-        @keys.add("down", filter=overlay)
-        def _down(event: KeyPressEvent) -> None:
-            self.overlay_scroll += 1
-
-        @keys.add("up", filter=overlay)
-        def _up(event: KeyPressEvent) -> None:
-            self.overlay_scroll = max(0, self.overlay_scroll - 1)
-
-        @keys.add("pagedown", filter=overlay)
-        def _page_down(event: KeyPressEvent) -> None:
-            self.overlay_scroll += max(1, self.app.output.get_size().rows - 6)
-
-        @keys.add("pageup", filter=overlay)
-        def _page_up(event: KeyPressEvent) -> None:
-            self.overlay_scroll = max(0, self.overlay_scroll - max(1, self.app.output.get_size().rows - 6))
-
-        @keys.add("<any>", filter=overlay)
-        def _ignore(event: KeyPressEvent) -> None:
-            pass  # a help screen takes no typing
-
-        @keys.add("enter", filter=handoff, eager=True)
-        def _take_keyboard(event: KeyPressEvent) -> None:
-            assert self.handoff is not None
-            self.viewer = self.handoff
-            self.handoff = None
-            self._seen_board = None
-            self.message = []  # the previous player's note is not for the next one
-            self._seen_log = len(self.source.log())
-            self.app.invalidate()
-
-        @keys.add("<any>", filter=handoff)
-        def _ignore_handoff(event: KeyPressEvent) -> None:
-            pass  # nothing typed reaches the game until the next player takes the keyboard
-
-        over = Condition(lambda: self._waiting().over and not self.buffer.text and self.overlay is None
-                         and not self.asking)
-
-        @keys.add("r", filter=over, eager=True)
-        def _rematch(event: KeyPressEvent) -> None:
-            self.app.exit(result=ScreenResult(Ending.REMATCH, self._closing_lines()))
-
-        @keys.add("tab", filter=typing)
-        def _tab(event: KeyPressEvent) -> None:
-            buffer = self.buffer
-            state = buffer.complete_state
-            if state is not None and state.current_completion is not None:
-                buffer.complete_next()  # already stepping through the menu
-                return
-            completed = common_part(buffer.text, self._legal_texts())
-            longer = len(completed) >= len(buffer.text.strip())
-            if normal_text(completed) != normal_text(buffer.text) and longer:
-                buffer.cancel_completion()
-                buffer.text = completed  # the part every fitting action shares
-                buffer.cursor_position = len(completed)
-            elif state is not None:
-                buffer.complete_next()
-            else:
-                buffer.start_completion(select_first=True)
-
-        @keys.add("s-tab", filter=typing)
-        def _back(event: KeyPressEvent) -> None:
-            if self.buffer.complete_state is not None:
-                self.buffer.complete_previous()
-
-        return keys
-
-
-def _run_command(screen: TableScreen, name: str) -> Callable[[KeyPressEvent], None]:
-    def handler(event: KeyPressEvent) -> None:
-        screen.command(name)
-
-    return handler
-
-
-def _drop_lines(fragments: Fragments, count: int) -> Fragments:
-    """``fragments`` without their first ``count`` lines."""
-    out: Fragments = []
-    dropped = 0
-    for style, text in fragments:
-        if dropped >= count:
-            out.append((style, text))
-            continue
-        parts = text.split("\n")
-        for index in range(len(parts)):
-            if dropped >= count:
-                out.append((style, "\n".join(parts[index:])))
-                break
-            if index < len(parts) - 1:
-                dropped += 1
-    return out
-
-
-def highlight_changes(board: Fragments, before: list[str]) -> Fragments:
-    """``board`` with each line that differs from the same line of ``before`` marked (``class:changed``):
-    what the others did since the player's latest move, at a glance."""
-    lines = plain(board).split("\n")
-    changed = {n for n, line in enumerate(lines) if n >= len(before) or before[n] != line}
-    out: Fragments = []
-    row = 0
-    for style, text in board:
-        parts = text.split("\n")
-        for index, part in enumerate(parts):
-            if part:
-                out.append((f"{style} class:changed" if row in changed else style, part))
-            if index < len(parts) - 1:
-                out.append(("", "\n"))
-                row += 1
-    return out
