@@ -120,3 +120,20 @@ def test_a_printed_command_is_the_full_path_when_atoll_is_not_on_the_path(tmp_pa
     program.chmod(0o755)
     assert atoll_command(str(program), {"PATH": "/usr/bin"}) == str(program)
     assert atoll_command(str(program), {"PATH": str(program.parent)}) == "atoll"
+
+
+def test_an_edited_save_is_named_with_its_file_and_line(tmp_path: Path) -> None:
+    registry = load_registry()
+    game = registry.game("kariba")
+    match = Match(game, game.configure(2), LocalResolver(4))
+    bots = [registry.bot("random", "kariba").make(game, seat, seat) for seat in range(2)]
+    run(match, bots)
+    path = tmp_path / "edited.jsonl"
+    save(match, path, seed=4, faces=match.resolver.faces())  # type: ignore[attr-defined]
+    lines = path.read_text().splitlines()
+    number = next(n for n, line in enumerate(lines, 1) if '"action"' in line)
+    lines[number - 1] = lines[number - 1].replace('"seat":0', '"seat":1')  # out of turn now
+    path.write_text("\n".join(lines) + "\n")
+    out = atoll("replay", str(path))
+    assert out.returncode == 2
+    assert out.stderr.startswith(f"atoll replay: {path}:{number}: ") and out.stderr.count("\n") == 1

@@ -7,10 +7,15 @@ import argparse
 import sys
 from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from atoll.cli.common import registry
+from atoll.errors import CorruptSave
 from atoll.game import Game
 from atoll.jsondata import JSON
+
+if TYPE_CHECKING:
+    from atoll.engine.save import SavedGame
 
 HELP = "step through a saved game (every step checked), or print its final state and result"
 
@@ -31,15 +36,26 @@ def plain(game: Game, view: Mapping[str, JSON]) -> str:
 def run(args: argparse.Namespace) -> int:
     """Replay the file."""
     from atoll.client.saves import read_save
-    from atoll.engine import replay
 
     saved = read_save(args.file).saved
     game = registry().game(saved.game)
+    try:
+        return _replay(args, game, saved)
+    except CorruptSave as exc:
+        problem = str(exc)
+        if problem.startswith("line "):  # say which file, as the other save errors do
+            problem = f"{args.file}:{problem.removeprefix('line ')}"
+        raise CorruptSave(problem) from exc
+
+
+def _replay(args: argparse.Namespace, game: Game, saved: SavedGame) -> int:
+    from atoll.engine import replay
+
     if not args.plain and sys.stdin.isatty() and sys.stdout.isatty():
         from atoll.cli.cmd_play import full_screen_possible
 
         if full_screen_possible(args):
-            return _step_through(game, args.file)
+            return _step_through(game, saved)
     match = replay(game, saved)
     print(plain(game, match.view(None)))
     end = match.results()
@@ -56,11 +72,9 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _step_through(game: Game, path: Path) -> int:
-    from atoll.client.saves import read_save
+def _step_through(game: Game, saved: SavedGame) -> int:
     from atoll.tui.replay import ReplayScreen, frames
 
-    saved = read_save(path).saved
     screen = ReplayScreen(game, saved, frames(game, saved))
     screen.app.run()
     return 0

@@ -171,7 +171,10 @@ def resume_local_table(registry: Registry, path: Path, *, pace: float = 0.0) -> 
     if sorted([*humans, *kinds]) != list(range(config.seats)):
         raise CorruptSave(f"{path}: the last line's record of who plays which seat does not fit the game")
     table = _table(registry, game, config, saved.seed, humans, kinds, names, path, pace)
-    table.redrive(saved.events, saved.faces)
+    try:
+        table.redrive(saved.events, saved.faces)
+    except CorruptSave as exc:
+        raise CorruptSave(f"{path}:{str(exc).removeprefix('line ')}") from exc
     return table
 
 

@@ -169,7 +169,7 @@ def test_an_edited_chance_outcome_is_named_with_its_line(tmp_path: Path) -> None
     shuffled["outcome"]["handles"].reverse()
     lines[number - 1] = json.dumps(shuffled)
     path.write_text("\n".join(lines) + "\n")
-    with pytest.raises(CorruptSave, match=f"line {number}: the recorded chance differs"):
+    with pytest.raises(CorruptSave, match=f"game.jsonl:{number}: the recorded chance differs"):
         resume_local_table(found(), path)
 
 
