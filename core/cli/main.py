@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import importlib.metadata
 import sys
 from collections.abc import Callable, Sequence
 
@@ -35,7 +34,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         prog="atoll",
         description="Peer-to-peer tabletop games for LAN parties: fair dice and cards, no trusted server.",
     )
-    parser.add_argument("--version", action="version", version=f"atoll {version()}")
+    parser.add_argument("--version", action=_Version, help="show atoll's version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     wanted = next((arg for arg in argv or () if not arg.startswith("-")), None)
@@ -65,10 +64,24 @@ def _unavailable(name: str, problem: ImportError) -> Callable[[argparse.Namespac
 
 def version() -> str:
     """The installed atoll's version (``unknown`` when it runs from an uninstalled source tree)."""
+    import importlib.metadata  # only when asked: it costs a noticeable part of a start
+
     try:
         return importlib.metadata.version("atoll")
     except importlib.metadata.PackageNotFoundError:
         return "unknown"
+
+
+class _Version(argparse.Action):
+    """``--version``: print the version and exit, looking it up only then."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, help: str | None = None) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        print(f"atoll {version()}")
+        parser.exit()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
