@@ -12,6 +12,7 @@ from prompt_toolkit.output import ColorDepth
 from atoll.client.local import new_local_table
 from atoll.client.saves import read_save
 from atoll.engine import LocalResolver, Match, run, save
+from atoll.tui.host_form import FIELDS, HostChoice, HostForm
 from atoll.tui.lobby import Announcement, LobbyList
 from atoll.tui.palette import Look, plain
 from atoll.tui.replay import ReplayScreen, frames
@@ -125,3 +126,34 @@ def test_no_color_turns_every_colour_off(monkeypatch: pytest.MonkeyPatch) -> Non
     with pipe() as keys:
         screen = TableScreen(source, input=keys, output=SizedOutput())
         assert screen.app.color_depth is ColorDepth.DEPTH_1_BIT
+
+
+def test_the_host_form_opens_a_table_with_the_chosen_game_seats_and_bots() -> None:
+    infos = [installed.game.info for installed in registry().games.values()]
+    kariba = registry().game("kariba").info
+    chosen: list[HostChoice | None] = []
+    form = HostForm(infos, lambda game: ["random", "search"], chosen.append)
+    while form.choice().game != "kariba":
+        form.change(1)
+    form.field = FIELDS.index("variant")
+    form.change(1)
+    form.field = FIELDS.index("seats")
+    form.change(10)  # as many as the game takes, no more
+    form.field = FIELDS.index("bots")
+    form.change(2)
+    form.field = FIELDS.index("bot kind")
+    form.change(1)
+
+    async def scenario() -> None:
+        from prompt_toolkit.application import Application
+
+        with pipe() as keys:
+            app: Application[None] = Application(layout=Layout(form), input=keys, output=SizedOutput())
+            task = asyncio.ensure_future(app.run_async())
+            keys.send_text("\r")
+            await asyncio.sleep(0.05)
+            app.exit()
+            await task
+
+    asyncio.run(scenario())
+    assert chosen == [HostChoice("kariba", kariba.variants[1], kariba.max_seats, 2, "search")]
