@@ -95,8 +95,10 @@ def audit_log(path: Path, games: Callable[[str], Game], fingerprint: Callable[[b
 
 def report_lines(path: Path, report: LogAudit) -> list[str]:
     """What ``atoll audit`` prints for a table log."""
-    lines = [f"{path}: table {report.table}: {report.game} ({report.variant}), {report.entries} entries",
-             f"  host: identity {report.host}"]
+    lines = [
+        f"{path}: table {report.table}: {report.game} ({report.variant}), {report.entries} entries",
+        f"  host: identity {report.host}",
+    ]
     lines += [f"  seat {seat}: {name}, identity {fp}" for seat, (name, fp) in enumerate(report.seats)]
     lines += [f"  refused (changed nothing): {text}" for text in report.refused[:20]]
     if report.cheat is not None:

@@ -17,6 +17,7 @@ from typing import Any
 from atoll.engine.match import Match
 from atoll.errors import ProtocolViolation
 from atoll.fair.messages import Message
+from atoll.fair.referee import match_referee
 from atoll.fair.seat import Participant
 from atoll.game import Game
 from atoll.jsondata import JSON, canonical
@@ -43,6 +44,7 @@ class TableEngine:
     :param table_id: the table id (binds every protocol message to this table).
     :param me: this peer's participant (its seat's secrets), or ``None`` for a spectator or a seatless host.
     :param send: called with every fair-protocol message this peer must send.
+    :param identities: each seat's long-term identity key (raw Ed25519), in seat order.
     """
 
     def __init__(
@@ -52,12 +54,14 @@ class TableEngine:
         table_id: str,
         me: Participant | None,
         send: Callable[[Message], None],
+        identities: Sequence[bytes],
     ) -> None:
         self.game = game
         self.config = config
         self.seat = None if me is None else me.seat
-        self.resolver = NetResolver(config.seats, table_id, me, send)
+        self.resolver = NetResolver(config.seats, table_id, me, send, identities=identities)
         self.match = Match(game, config, self.resolver)
+        self.resolver.referee = match_referee(self.match)
         self._pending: tuple[int, dict[str, Any]] | None = None
         self._sealed_values: dict[int, list[JSON]] = {}
         self.resolver.setup()

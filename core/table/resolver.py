@@ -13,12 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
-from atoll.chance import Deal, Pick, Request, Roll, Shuffle
+from atoll.chance import Deal, Request
 from atoll.engine.resolver import Resolution
 from atoll.errors import ProtocolViolation
+from atoll.fair import steps
 from atoll.fair.messages import Message
-from atoll.fair.randomness import CHAIN_LENGTH, position
+from atoll.fair.randomness import CHAIN_LENGTH
 from atoll.fair.record import Record
+from atoll.fair.referee import Referee
 from atoll.fair.seat import Participant
 from atoll.fair.transcript import StepRecord, Transcript
 from atoll.jsondata import JSON, canonical
@@ -35,6 +37,7 @@ class NetResolver:
     :param table_id: the table id, bound into every protocol hash and message.
     :param me: this peer's participant (its seat's secrets), or ``None`` for a spectator.
     :param send: called with every protocol message this peer's participant writes.
+    :param identities: each seat's long-term identity key (raw Ed25519), which vouches for its table key.
     """
 
     def __init__(
@@ -44,16 +47,22 @@ class NetResolver:
         me: Participant | None,
         send: Callable[[Message], None],
         *,
+        identities: Sequence[bytes],
         chain_length: int = CHAIN_LENGTH,
     ) -> None:
         self.seats = seats
         self.table = table_id
         self.me = me
-        self.record: Record = me.record if me is not None else Record(table_id, seats, chain_length)
-        self.transcript = Transcript(table_id, seats, chain_length)
+        self.record: Record = (
+            me.record if me is not None else Record(table_id, seats, chain_length, identities=identities)
+        )
+        self.transcript = Transcript(table_id, seats, chain_length, list(identities))
         self.finished = False
         self._send = send
-        self._n = 0
+        self.referee: Referee | None = None
+        """Checks each sealed decision once its values are open (set by the engine that owns the match)."""
+        self._judged: set[int] = set()
+        self._final = False
         self._plan: tuple[str, list[dict[str, JSON]]] | None = None
         self._open: StepRecord | None = None
 
@@ -71,7 +80,7 @@ class NetResolver:
         """Answer ``request``, or raise :class:`Pending` while its steps wait for messages."""
         key = canonical(request.to_json())
         if self._plan is None or self._plan[0] != key:
-            self._plan = (key, self._steps_for(request))
+            self._plan = (key, steps.for_chance(self.record, request))
         result = self._run_plan()
         if isinstance(request, Deal):
             mine = (
@@ -92,21 +101,25 @@ class NetResolver:
             if self.me is None or self.me.seat != seat:
                 raise ProtocolViolation(f"this peer cannot seal values for seat {seat}")
             self.me.prepare_seal(handles, values)
-        self._begin({"step": "seal", "seat": seat, "handles": list(handles)})
+        self._begin(steps.for_seal(seat, handles))
 
     def prove(self, seat: int, claims: Mapping[str, JSON]) -> None:
         """``seat`` opens what it shows; raises :class:`Pending` until every opening is in."""
-        self._once({"step": "prove", "seat": seat, "claims": dict(claims)})
+        self._once(steps.for_prove(seat, claims))
 
     def leave(self, seat: int) -> None:
         """``seat`` leaves, handing over its keys; raises :class:`Pending` until done."""
-        self._once({"step": "leave", "seat": seat})
+        self._once(steps.for_leave(seat))
 
     def finish(self) -> None:
         """Every seat opens its seed and every record re-checks the game; :class:`Pending` until done."""
         if not self.finished:
-            self._once({"step": "finish"})
+            self._once(steps.for_finish())
             self.finished = True
+            faces = self.record.sealed_values()
+            faces.update(self.record.deck.all_faces(self.record.seeds))
+            self._final = True
+            self._judge_open(faces)
 
     # -- driven by the log ------------------------------------------------------------------
 
@@ -125,29 +138,15 @@ class NetResolver:
 
     # -- steps ----------------------------------------------------------------------------------
 
-    def _steps_for(self, request: Request) -> list[dict[str, JSON]]:
-        if isinstance(request, Roll | Pick):
-            draw = self.record.draws + 1
-            epoch, _ = position(draw, self.record.chains.length)
-            chain: list[dict[str, JSON]] = (
-                [{"step": "chain", "epoch": epoch}] if epoch > self.record.epochs else []
-            )
-            return [*chain, {"step": "draw", "draw": draw, "request": request.to_json()}]
-        if isinstance(request, Shuffle):
-            return [{"step": "shuffle", "pile": request.pile, "faces": list(request.faces)}]
-        if isinstance(request, Deal):
-            return [{"step": "deal", "to": [[seat, list(handles)] for seat, handles in request.to]}]
-        return [{"step": "reveal", "handles": list(request.handles)}]
-
     def _run_plan(self) -> dict[str, JSON]:
         assert self._plan is not None
-        steps = self._plan[1]
+        planned = self._plan[1]
         while True:
-            result = self._once(steps[0])
-            if len(steps) == 1:
+            result = self._once(planned[0])
+            if len(planned) == 1:
                 self._plan = None
                 return result
-            steps.pop(0)
+            planned.pop(0)
 
     def _once(self, fields: dict[str, JSON]) -> dict[str, JSON]:
         """Begin the step ``fields`` unless it is the open one; its result once complete."""
@@ -163,14 +162,29 @@ class NetResolver:
     def _begin(self, fields: dict[str, JSON]) -> None:
         if self._open is not None and not self.record.complete():
             raise ProtocolViolation(f"step {self.record.n} ({self._open['step']}) is still open")
-        step: StepRecord = {"n": self._n, **fields}
+        self._judge_open()
+        step = steps.numbered(self.record, fields)
         if self.me is not None:
             out = self.me.begin(step)
         else:
             self.record.begin(step)
             out = []
-        self._n += 1
         self._open = step
         self.transcript.add_step(step)
         for message in out:
             self._send(message)
+
+    # -- sealed choices ---------------------------------------------------------------------------
+
+    def _judge_open(self, faces: Mapping[str, JSON] | None = None) -> None:
+        """Ask the referee about each sealed decision whose slots are all open (each once; all again
+        at the end, with ``faces`` holding every face)."""
+        if self.referee is None:
+            return
+        if faces is None:
+            faces = self.record.commitments.opened()
+            faces.update(self.record.deck.all_public())
+        for index, (seat, handles) in enumerate(self.record.sealed):
+            if (self._final or index not in self._judged) and all(h in faces for h in handles):
+                self._judged.add(index)
+                self.referee(seat, handles, faces)

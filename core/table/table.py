@@ -35,6 +35,7 @@ from typing import Any
 from nacl.signing import SigningKey
 
 from atoll.errors import AtollError, CheatDetected
+from atoll.fair.identity import identity_signer
 from atoll.fair.seat import Participant
 from atoll.game import Game
 from atoll.net.envelope import Envelope, seal
@@ -337,9 +338,14 @@ class Table:
     def _start(self, lobby: Lobby) -> None:
         game = self.games(lobby.game)
         config = Config(lobby.seats, lobby.variant, lobby.options)
+        identities = [bytes.fromhex(author) for author in lobby.seated]
         seat = self.my_seat
-        me = None if seat is None else Participant(seat, self.id, lobby.seats, self.master)
-        self.engine = TableEngine(game, config, self.id, me, self._send_fair)
+        me = None
+        if seat is not None and self.key is not None:
+            me = Participant(
+                seat, self.id, lobby.seats, self.master, identities=identities, bind=identity_signer(self.key)
+            )
+        self.engine = TableEngine(game, config, self.id, me, self._send_fair, identities)
         self.engine.pump()
 
     def _send_fair(self, message: dict[str, Any]) -> None:

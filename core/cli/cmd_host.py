@@ -1,0 +1,104 @@
+"""``atoll host GAME``: open a table on this machine; players on the LAN find it and sit down.
+
+The host orders and relays signed messages and is trusted with nothing else: every peer keeps the
+whole log, checks it, and runs the fair protocols with its own secrets. Unless ``--headless``, the
+person at this machine takes the first seat (or a bot does, with ``--bot``); ``--bots N`` starts N
+bot peers on this machine, each a separate process with its own identity.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+
+from atoll.cli.common import add_game_arguments, game_name, registry, variant_name
+from atoll.errors import AtollError
+from atoll.registry import Registry
+
+HELP = "open a table on this machine for players on the LAN"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the ``host`` options."""
+    add_game_arguments(parser)
+    parser.add_argument(
+        "--bots", type=int, default=0, metavar="N", help="fill N seats with bot peers started on this machine"
+    )
+    parser.add_argument(
+        "--bot-kind", metavar="KIND", help="the kind of those bots (default: the game's own bot, else random)"
+    )
+    parser.add_argument("--bot", metavar="KIND", help="a bot of KIND plays the host's own seat")
+    parser.add_argument("--name", metavar="TABLE", help="the table's name, as the lobby shows it")
+    parser.add_argument("--player", metavar="NAME", help="your name at the table (remembered)")
+    parser.add_argument(
+        "--port",
+        type=int,
+        help="the port to listen on (default: a free one); the next "
+        "port answers key requests of direct joins",
+    )
+    parser.add_argument(
+        "--bind",
+        default="0.0.0.0",
+        metavar="ADDR",
+        help="the address to listen on (default: every interface)",
+    )
+    parser.add_argument(
+        "--no-announce", action="store_true", help="do not announce the table on the LAN (nothing multicasts)"
+    )
+    parser.add_argument("--headless", action="store_true", help="take no seat: only host the table")
+    parser.add_argument(
+        "--late-watchers", action="store_true", help="admit spectators after the seats are taken"
+    )
+    parser.add_argument("--quiet", action="store_true", help="print only the table's address and the result")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Host the table until the game is over."""
+    from atoll.net.identity import data_dir, open_profile
+    from atoll.table.launch import HostPlan, host_table
+
+    found = registry(quiet=args.quiet)
+    name = game_name(found, args.game)
+    info = found.game(name).info
+    variant = variant_name(info.variants, args.variant) or info.default_variant
+    if variant not in info.variants:
+        raise AtollError(f"{name} has no variant {variant!r} (variants: {', '.join(info.variants)})")
+    seats = args.seats or info.min_seats
+    if not info.min_seats <= seats <= info.max_seats:
+        raise AtollError(f"{name} takes {info.min_seats}-{info.max_seats} seats, not {seats}")
+    if args.bots < 0 or args.bots + (0 if args.headless else 1) > seats:
+        raise AtollError(
+            f"{args.bots} bots and {'no' if args.headless else 'your'} seat do not fit {seats} seats"
+        )
+    bot_kind = args.bot_kind or _default_bot(found, name)
+    for kind in {k for k in (bot_kind, args.bot) if k}:
+        found.bot(kind, name)  # refuses an unknown kind before anything opens
+    profile = open_profile(data_dir(), name=args.player, fallback_name=os.environ.get("USER") or "host")
+    plan = HostPlan(
+        game=name,
+        variant=variant,
+        seats=seats,
+        table_name=(args.name or f"{profile.name}'s {name}")[:32],
+        bind=args.bind,
+        port=args.port,
+        bots=args.bots,
+        bot_kind=bot_kind,
+        own_bot=args.bot,
+        headless=args.headless,
+        announce=not args.no_announce,
+        late_watchers=args.late_watchers,
+        quiet=args.quiet,
+    )
+    try:
+        return asyncio.run(host_table(plan, found, profile))
+    except KeyboardInterrupt:
+        print("atoll host: interrupted; the table is closed", file=sys.stderr)
+        return 130
+
+
+def _default_bot(found: Registry, game: str) -> str:
+    """The game's own bot if a plugin brings one, else ``random`` (fast enough for any table)."""
+    specific = sorted(kind.name for kind in found.bots_for(game) if kind.games is not None)
+    return specific[0] if specific else "random"

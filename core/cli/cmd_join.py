@@ -1,0 +1,107 @@
+"""``atoll join [TABLE]``: list the tables on the LAN, or sit down at one (as a person or a bot), or watch.
+
+A table is found by name through DNS-SD, or reached directly with ``--address HOST:PORT``; a direct
+join learns the host's key on first contact and shows its fingerprint (trust on first use, remembered
+for that address), and ``--address HOST:PORT#KEY`` pins the key instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import sys
+
+from atoll.cli.common import registry
+from atoll.errors import AtollError
+
+HELP = "find tables on the LAN, or join one as a player, a bot or a spectator"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the ``join`` options."""
+    parser.add_argument("table", nargs="?", help="the table's name or id (without it: list the tables found)")
+    parser.add_argument("--address", metavar="HOST:PORT[#KEY]", help="go to this address instead of looking")
+    parser.add_argument(
+        "--bot", metavar="KIND", help="a bot of KIND plays the seat (exits 0 when the game ends)"
+    )
+    parser.add_argument("--spectate", action="store_true", help="watch the game; take no seat")
+    parser.add_argument("--name", help="your name at the table (remembered)")
+    parser.add_argument(
+        "--wait",
+        type=float,
+        default=3.0,
+        metavar="SECONDS",
+        help="how long to look for tables on the LAN (default: 3)",
+    )
+    parser.add_argument("--json", action="store_true", help="list the tables found as JSON")
+    parser.add_argument("--quiet", action="store_true", help="print only problems")
+
+
+def parse_address(text: str) -> tuple[str, int, str | None]:
+    """``HOST:PORT`` or ``HOST:PORT#KEY`` (KEY: the host's CURVE key, 40 characters of z85)."""
+    address, _, key = text.partition("#")
+    host, _, port = address.rpartition(":")
+    host = host.strip("[]")
+    if not host or not port.isdigit() or not 0 < int(port) < 65535:
+        raise AtollError(f"--address wants HOST:PORT or HOST:PORT#KEY, not {text!r}")
+    if key and len(key) != 40:
+        raise AtollError(f"the key after '#' is the host's 40-character CURVE key, not {key!r}")
+    return host, int(port), key or None
+
+
+def run(args: argparse.Namespace) -> int:
+    """List, join or watch."""
+    if args.bot and args.spectate:
+        raise AtollError("--bot plays a seat and --spectate takes none: choose one")
+    try:
+        return asyncio.run(_join(args))
+    except KeyboardInterrupt:
+        print("atoll join: interrupted; you left the table", file=sys.stderr)
+        return 130
+
+
+async def _join(args: argparse.Namespace) -> int:
+    from atoll.net.discovery import find_table
+    from atoll.net.identity import data_dir, open_profile
+    from atoll.table.launch import JoinPlan, join_table, learn_host_key
+
+    if args.address is None and args.table is None:
+        return await _list(args)
+    profile = open_profile(data_dir(), name=args.name, fallback_name=os.environ.get("USER") or "player")
+    expected_fp: str | None = None
+    if args.address is not None:
+        host, port, key = parse_address(args.address)
+        if key is None:
+            key, expected_fp = await learn_host_key(profile, host, port, quiet=args.quiet)
+    else:
+        found = await find_table(args.table, args.wait)
+        if found is None:
+            raise AtollError(
+                f"no table {args.table!r} found on the LAN within {args.wait:g} s "
+                "(try a longer --wait, or --address HOST:PORT)"
+            )
+        host, port = found.addresses[0], found.port
+        key, expected_fp = found.announcement.curve_key, found.announcement.fingerprint
+    plan = JoinPlan(host, port, key, expected_fp, args.bot, args.spectate, args.quiet)
+    return await join_table(plan, registry(quiet=args.quiet), profile)
+
+
+async def _list(args: argparse.Namespace) -> int:
+    from atoll.net.discovery import browse
+
+    tables = await browse(args.wait)
+    if args.json:
+        print(json.dumps([t.to_json() for t in tables], indent=2))
+        return 0
+    if not tables:
+        print(f"no tables found on the LAN in {args.wait:g} s (host one with `atoll host GAME`)")
+        return 0
+    for found in tables:
+        a = found.announcement
+        print(
+            f"{a.name!r}: {a.game} ({a.variant}), {a.taken} taken, {a.free} free; host {a.fingerprint}\n"
+            f"    atoll join {a.table}    (or: atoll join --address {found.pinned_address})"
+        )
+    return 0
