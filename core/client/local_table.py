@@ -22,7 +22,7 @@ from atoll.engine.observation import Agent
 from atoll.errors import AmbiguousAction, AtollError, CorruptSave, UnknownAction
 from atoll.game import Fragments, Game
 from atoll.jsondata import JSON, canonical
-from atoll.types import Chance, Config, Decision, End, Results
+from atoll.types import Action, Chance, Config, Decision, End, Results
 
 #: How many steps chance may take in a row before the game is called stuck.
 MAX_CHANCE_STEPS = 100_000
@@ -70,6 +70,8 @@ class LocalTable:
         self._thinking: int | None = None
         self._problem: str | None = None
         self._moved = asyncio.Event()
+        self._texts_key: tuple[int, int, int, int] | None = None
+        self._texts_now: dict[str, Action] = {}
 
     # -- building from a log --------------------------------------------------------
 
@@ -171,11 +173,20 @@ class LocalTable:
         """The legal texts of ``seat`` (empty unless a person there is to decide)."""
         if seat not in self._humans:
             return []
-        return list(self.match.texts(seat))
+        return list(self._texts(seat))
+
+    def _texts(self, seat: int) -> dict[str, Action]:
+        """The legal texts of ``seat``, kept for the state they were made for: completion asks for them
+        on every key typed, and a game may describe many actions."""
+        key = (id(self.match), id(self.match.state), len(self.match.events), seat)
+        if self._texts_key != key:
+            self._texts_key = key
+            self._texts_now = self.match.texts(seat)
+        return self._texts_now
 
     def action_help(self, seat: int, text: str) -> str | None:
         """What the legal action ``text`` does, from the game; ``None`` when it does not say."""
-        action = self.match.texts(seat).get(text)
+        action = self._texts(seat).get(text)
         if action is None:
             return None
         return self.game.action_help(self.match.state, action)
@@ -202,7 +213,7 @@ class LocalTable:
         step = self.match.step()
         if seat not in self._humans or not isinstance(step, Decision) or step.seat != seat:
             raise Refused(f"it is not {self.names()[seat]}'s turn: {self.waiting().text}")
-        texts = self.match.texts(seat)
+        texts = self._texts(seat)
         try:
             action = self.match.parse(seat, text)
         except AmbiguousAction as exc:

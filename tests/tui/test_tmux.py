@@ -143,7 +143,7 @@ def test_kiribati_explains_a_refusal_completes_with_tab_and_leaves_resumable(
     kiribati.type("", "C-c")
     kiribati.wait_for("leave the game? it is saved")
     kiribati.type("y")
-    kiribati.wait_for("go on later with: ")
-    assert "play --resume" in kiribati.printed()
+    kiribati.wait_for(re.compile(r"^saved to ", re.MULTILINE))  # printed once the screen is gone
+    assert "go on later with: " in kiribati.printed() and "play --resume" in kiribati.printed()
     saved = next((tmp_path / "atoll" / "games").glob("kiribati-*.jsonl"))
     assert not read_save(saved).finished
