@@ -36,7 +36,8 @@ MEANING = ("exit 0 means: internally consistent and signed by these keys. It doe
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the ``audit`` options."""
     parser.add_argument("file", type=Path,
-                        help="a game saved from a fair table (JSON lines with a transcript)")
+                        help="a game saved from a fair table (JSON lines with a transcript), or a network "
+                             "table's log ($ATOLL_HOME/tables/<table id>/log.jsonl)")
     parser.add_argument("--expect", action="append", default=[], type=_expectation,
                         metavar="SEAT=FINGERPRINT",
                         help="the identity fingerprint a seat must have (repeatable); "
@@ -46,6 +47,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Audit the file and say what the outcome means; returns the exit status."""
+    from atoll.table.audit import audit_command, is_table_log
+
+    if is_table_log(args.file):
+        from atoll.net.identity import fingerprint
+
+        return audit_command(args.file, registry(quiet=args.json).game, fingerprint, dict(args.expect),
+                             as_json=args.json)
     transcript: Transcript | None = None
     try:
         saved, transcript = load_fair(args.file)

@@ -13,10 +13,13 @@ compare the fingerprints with the people you played.
 
 from __future__ import annotations
 
+import json
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from atoll.fair.identity import normal_fingerprint
 from atoll.game import Game
 from atoll.net.envelope import Unauthenticated, canonical_bytes, open_envelope, strict_hex
 from atoll.table.log import BadEntry, HostEquivocated, read_log
@@ -108,3 +111,91 @@ def report_lines(path: Path, report: LogAudit) -> list[str]:
     else:
         lines.append(f"  every signature, entry, move and fairness proof checks; results {report.results}")
     return lines
+
+
+def is_table_log(path: Path) -> bool:
+    """Whether ``path`` looks like a table log (its first line an entry), not a saved local game."""
+    try:
+        with path.open("rb") as handle:
+            first = handle.readline(1 << 20)
+        value = json.loads(first)
+    except (OSError, ValueError):
+        return False
+    return isinstance(value, dict) and {"seq", "prev", "msg", "host"} <= set(value)
+
+
+def audit_command(
+    path: Path,
+    games: Callable[[str], Game],
+    fingerprint: Callable[[bytes], str],
+    expect: dict[int, str],
+    *,
+    as_json: bool,
+) -> int:
+    """``atoll audit`` on a table log: print the report; exit 0 clean, 1 a named cheat, 2 a damaged or
+    unexpected file, 3 a game that did not reach its end."""
+    try:
+        report = audit_log(path, games, fingerprint)
+    except DamagedLog as exc:
+        return _tell(as_json, 2, "invalid", f"not a valid table log: {exc}", None)
+    wrong = [
+        f"seat {seat} has identity {report.seats[seat][1]}, not {fp}"
+        for seat, fp in sorted(expect.items())
+        if seat >= len(report.seats) or report.seats[seat][1] != normal_fingerprint(fp)
+    ]
+    lines = report_lines(path, report)
+    if wrong:
+        return _tell(as_json, 2, "invalid", "; ".join(wrong), report, lines)
+    if report.cheat is not None:
+        return _tell(as_json, 1, "cheat", report.cheat, report, lines)
+    if report.results is None:
+        return _tell(as_json, 3, "unfinished", "the game did not reach its end in this log", report, lines)
+    if as_json:
+        print(json.dumps({"ok": True, "outcome": "consistent", **_fields(report)}))
+    else:
+        print("\n".join(lines))
+        print(
+            "exit 0 means: internally consistent and signed by these keys; compare the fingerprints with "
+            "the ones your table showed (--expect SEAT=FINGERPRINT)."
+        )
+    return 0
+
+
+def _fields(report: LogAudit) -> dict[str, object]:
+    return {
+        "table": report.table,
+        "host": report.host,
+        "game": report.game,
+        "variant": report.variant,
+        "seats": [{"name": n, "fingerprint": f} for n, f in report.seats],
+        "entries": report.entries,
+        "results": report.results,
+        "seat": report.blame,
+        "refused": report.refused,
+    }
+
+
+def _tell(
+    as_json: bool,
+    status: int,
+    outcome: str,
+    problem: str,
+    report: LogAudit | None,
+    lines: list[str] | None = None,
+) -> int:
+    if as_json:
+        print(
+            json.dumps(
+                {
+                    "ok": False,
+                    "outcome": outcome,
+                    "problem": problem,
+                    **(_fields(report) if report is not None else {}),
+                }
+            )
+        )
+    else:
+        for line in lines or []:
+            print(line, file=sys.stderr)
+        print(problem, file=sys.stderr)
+    return status

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -65,14 +66,29 @@ def test_bot_peers_finish_a_game_with_identical_logs_that_audit_clean(
     assert len(report.seats) == seats
 
 
-def test_a_log_with_one_byte_changed_is_a_damaged_file_naming_its_line(tmp_path: Path) -> None:
-    from atoll.table.audit import DamagedLog
+def audit(log: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "atoll.cli.main", "audit", str(log), *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
-    done = host(tmp_path, "kariba", "--seats", "2", "--bots", "2")
+
+def test_atoll_audit_checks_a_table_log_and_tells_a_damaged_file_from_a_cheat(tmp_path: Path) -> None:
+    done = host(tmp_path, "kariba", "--seats", "2", "--bots", "2", "--bot-kind", "random")
     assert done.returncode == 0, done.stderr[-2000:]
     log = sorted(tmp_path.rglob("log.jsonl"))[0]
+    clean = audit(log)
+    assert clean.returncode == 0, clean.stderr
+    seat0 = next(line for line in clean.stdout.splitlines() if "seat 0:" in line).split()[-1]
+    assert "internally consistent and signed by these keys" in clean.stdout
+    assert audit(log, "--expect", f"0={seat0}").returncode == 0
+    assert audit(log, "--expect", "0=aaaa-bbbb-cccc-dddd-eeee-ffff").returncode == 2
     lines = log.read_text().splitlines()
-    lines[5] = lines[5].replace('"at":', '"at" :', 1) if '"at":' in lines[5] else lines[5][:-2] + "0}"
+    entry = json.loads(lines[5])
+    entry["msg"]["n"] += 1  # one number changed: the author's signature no longer covers it
+    lines[5] = json.dumps(entry)
     log.write_text("\n".join(lines) + "\n")
-    with pytest.raises(DamagedLog, match="line 6"):
-        audit_log(log, REGISTRY.game, fingerprint)
+    damaged = audit(log)
+    assert damaged.returncode == 2 and "line 6" in damaged.stderr and "Traceback" not in damaged.stderr
