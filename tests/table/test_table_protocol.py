@@ -175,3 +175,26 @@ def test_a_spectator_holds_no_seat_and_cannot_move() -> None:
 
 def test_every_game_is_registered_for_tables() -> None:
     assert {"kariba", "kiribati"} <= set(REGISTRY.games)
+
+
+def test_a_modified_peer_that_opens_a_wrong_chain_link_is_caught_and_named_by_everyone() -> None:
+    net = open_table("kiribati", 3, "professional")
+    cheat = net.peers[1].table
+    honest_send = cheat._send_fair
+
+    def send_wrong_link(message: dict[str, object]) -> None:
+        body = message.get("body")
+        if message.get("kind") == "chain/open" and isinstance(body, dict):
+            engine = cheat.engine
+            assert engine is not None and engine.resolver.me is not None
+            body = dict(body, link="ab" * 32)  # a link that does not hash to its committed head
+            message = engine.resolver.me.sign(
+                {k: v for k, v in dict(message, body=body).items() if k != "sig"}
+            )
+        honest_send(message)
+
+    cheat._send_fair = send_wrong_link  # type: ignore[method-assign]
+    net.run()
+    for peer in net.peers:
+        assert peer.table.ended is not None and "seat 1" in peer.table.ended
+        assert any(event.blame == 1 for event in peer.table.events)
