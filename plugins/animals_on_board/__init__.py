@@ -1,0 +1,28 @@
+"""Animals on Board (zur Linde and Sentker, 2016) for 2-4 players as an atoll plugin.
+
+The rules page is ``docs/rules/animals-on-board.md``; every rule there (A1, A2, ...) has a
+scenario test in ``tests/animals_on_board``.
+"""
+
+from atoll import BotKind, Game, hookimpl
+from atoll.plugins.animals_on_board.bot import make_ark_bot
+from atoll.plugins.animals_on_board.game import AnimalsOnBoard
+
+__all__ = ["AnimalsOnBoard", "atoll_bots", "atoll_games"]
+
+
+@hookimpl
+def atoll_games() -> list[Game]:
+    """Contribute Animals on Board."""
+    return [AnimalsOnBoard()]
+
+
+@hookimpl
+def atoll_bots() -> list[BotKind]:
+    """Contribute the ark bot, which weighs each take against the herds and pairs it makes."""
+    return [
+        BotKind(
+            "ark", "builds herds, avoids pairs, splits so the good groups suit it more than the others",
+            make_ark_bot, games=("animals_on_board",),
+        )
+    ]
