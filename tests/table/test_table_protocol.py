@@ -198,3 +198,34 @@ def test_a_modified_peer_that_opens_a_wrong_chain_link_is_caught_and_named_by_ev
     for peer in net.peers:
         assert peer.table.ended is not None and "seat 1" in peer.table.ended
         assert any(event.blame == 1 for event in peer.table.events)
+
+
+def test_a_spectator_receives_only_the_log_every_seat_receives_and_sees_the_spectator_view() -> None:
+    net = open_table("kariba", 2, watchers=1)
+    received: dict[int, list[dict[str, object]]] = {0: [], 1: [], 2: []}
+
+    def record(index: int, data: bytes) -> bytes:
+        received[index].append(read_frame(data))
+        return data
+
+    net.relay = record
+    net.run()
+    assert {f["t"] for f in received[2]} <= {"welcome", "entry"}
+    spectator_entries = [f["entry"] for f in received[2] if f["t"] == "entry"]
+    seat_entries = [e.to_json() for e in net.host.table.log.entries]
+    # every entry it got is one of the log that every seat holds (the host has no private channel)
+    assert spectator_entries and all(entry == seat_entries[entry["seq"]] for entry in spectator_entries)
+    watcher, seated = net.peers[2].table.engine, net.peers[0].table.engine
+    assert watcher is not None and seated is not None
+    assert all(known == {} for known in watcher.match.known)
+    assert watcher.match.view(None) == seated.match.view(None)
+
+
+def test_a_reconnecting_peer_is_sent_only_the_entries_after_the_ones_it_holds() -> None:
+    net = open_table("kariba", 2)
+    net.run()
+    peer = net.peers[1]
+    held = 10
+    frames = net.host.receive(peer.connection, peer.curve, peer.table.compose("sync", {"have": held}))
+    entries = [read_frame(data)["entry"] for _, data in frames if read_frame(data)["t"] == "entry"]
+    assert [e["seq"] for e in entries] == list(range(held + 1, len(net.host.table.log.entries)))
