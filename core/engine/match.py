@@ -142,15 +142,7 @@ class Match:
         legal = {canonical(a) for a in self.game.legal_actions(self.state, seat, self.known[seat])}
         if canonical(action) not in legal:
             raise IllegalAction(f"seat {seat} may not seal {values!r} now")
-        handles = [f"s{seat}-{self._seals}.{i}" for i in range(len(values))]
-        before = self.state
-        self.state = self.game.apply(self.state, {"sealed": handles})
-        self._step = None
-        self._seals += 1
-        self.resolver.seal(seat, handles, values)
-        self.known[seat].update(zip(handles, values, strict=True))
-        self.ledger.record_seal(seat, handles, before)
-        self.events.append({"seat": seat, "sealed": handles})
+        self._seal(seat, values)
 
     def act_sealed_unseen(self, seat: int, count: int) -> None:
         """``seat``, playing on another machine, sealed ``count`` values this peer does not learn.
@@ -160,12 +152,18 @@ class Match:
         step = self.step()
         if not isinstance(step, Decision) or step.seat != seat or not step.secret:
             raise ProtocolViolation(f"seat {seat} sealed a choice, but it is not to seal one now")
-        handles = [f"s{seat}-{self._seals}.{i}" for i in range(count)]
+        self._seal(seat, [None] * count, seen=False)
+
+    def _seal(self, seat: int, values: list[JSON], *, seen: bool = True) -> None:
+        """Apply a sealed decision of ``len(values)`` slots; the values are known here only if ``seen``."""
+        handles = [f"s{seat}-{self._seals}.{i}" for i in range(len(values))]
         before = self.state
         self.state = self.game.apply(self.state, {"sealed": handles})
         self._step = None
         self._seals += 1
-        self.resolver.seal(seat, handles, None)  # type: ignore[arg-type]
+        self.resolver.seal(seat, handles, values if seen else None)  # type: ignore[arg-type]
+        if seen:
+            self.known[seat].update(zip(handles, values, strict=True))
         self.ledger.record_seal(seat, handles, before)
         self.events.append({"seat": seat, "sealed": handles})
 

@@ -20,7 +20,7 @@ from atoll.fair.messages import Message
 from atoll.fair.referee import match_referee
 from atoll.fair.seat import Participant
 from atoll.game import Game
-from atoll.jsondata import JSON, canonical
+from atoll.jsondata import JSON
 from atoll.table.resolver import NetResolver, Pending
 from atoll.types import Config, Decision, End
 
@@ -164,7 +164,3 @@ class TableEngine:
                 self.match.advance()
             except Pending:
                 return
-
-    def state_digest(self) -> str:
-        """A digest of the public state and log: two peers with the same log have the same digest."""
-        return canonical({"state": self.match.state, "events": len(self.match.events)})

@@ -110,7 +110,7 @@ class Sequencer:
             self.connections.pop(connection, None)
             return []
         reason = self.table.admissible(message)
-        if reason is None and (message.author, message.n) in self.table.log._seen_ids:
+        if reason is None and self.table.log.holds(message):
             reason = "a message already in the log"
         if reason is not None:
             return self._refuse(connection, f"refused {message.kind}: {reason}")

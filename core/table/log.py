@@ -134,7 +134,7 @@ class TableLog:
         self.check_seen(message, before=seq)
         if prev != self.head:
             raise BadEntry(f"entry {seq} does not follow this peer's head")
-        if (message.author, message.n) in self._seen_ids:
+        if self.holds(message):
             raise BadEntry(f"entry {seq} repeats message {message.n} of {message.author[:16]}")
         return Entry(seq, prev, head, data["host"], message)
 
@@ -171,6 +171,10 @@ class TableLog:
             f"the host signed two different histories at entry {seq}",
             {"seq": seq, "ours": self.entries[seq].seen(), "theirs": seen, "message": message.to_json()},
         )
+
+    def holds(self, message: Envelope) -> bool:
+        """Whether this log already holds ``message`` (its author and number; a replay if so)."""
+        return (message.author, message.n) in self._seen_ids
 
     def keep(self, entry: Entry) -> None:
         """Append a checked entry: written and fsynced before the caller acts on it."""

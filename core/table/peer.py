@@ -202,8 +202,3 @@ def bot_chooser(bot: Any) -> Chooser:
         return action
 
     return choose
-
-
-def sign_key(seed: bytes) -> SigningKey:
-    """An identity key from 32 bytes (tests and bots that make their own identities)."""
-    return SigningKey(seed)

@@ -21,6 +21,7 @@ def person_chooser(match_of: Callable[[], Match]) -> Chooser:
     from prompt_toolkit import PromptSession
 
     from atoll.client.prompt import ActionCompleter
+    from atoll.tui.palette import plain
 
     session: PromptSession[str] = PromptSession()
 
@@ -29,7 +30,7 @@ def person_chooser(match_of: Callable[[], Match]) -> Chooser:
         seat = observation.seat
         game = observation.game
         print()
-        print(_plain(game.render(match.view(seat))))
+        print(plain(game.render(match.view(seat))))
         texts = match.texts(seat)
         completer = ActionCompleter(lambda: sorted(texts))
         while True:
@@ -45,15 +46,6 @@ def person_chooser(match_of: Callable[[], Match]) -> Chooser:
             return action
 
     return choose
-
-
-def _plain(fragments: object) -> str:
-    """The text of a game's rendered board (formatted fragments or a string)."""
-    if isinstance(fragments, str):
-        return fragments
-    if isinstance(fragments, list):
-        return "".join(str(part[1]) for part in fragments if isinstance(part, tuple) and len(part) >= 2)
-    return str(fragments)
 
 
 def say_event(event: Event) -> None:
