@@ -7,8 +7,9 @@ with its name and the reason; every other game still loads.
 
 from __future__ import annotations
 
+import functools
 import importlib.metadata
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import ModuleType
 
@@ -78,6 +79,7 @@ def load_registry(
     manager = plugin_manager()
     registry = Registry()
     sources: dict[str, str] = {}
+    tops: dict[str, str] = {}
     if entry_points:
         for entry in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
             dist = entry.dist.name if entry.dist is not None else "unknown"
@@ -88,6 +90,9 @@ def load_registry(
                 registry.problems.append(PluginError(entry.name, f"failed to load: {exc!r}"))
                 continue
             sources[entry.name] = dist
+            # The distribution of an entry point also names the source of any other plugin
+            # module under the same top-level package, without scanning every installed one.
+            tops.setdefault(entry.value.split(".")[0].split(":")[0], dist)
     from atoll.bots import builtin
 
     manager.register(builtin, name="atoll.bots")
@@ -97,17 +102,26 @@ def load_registry(
     for name, plugin in manager.list_name_plugin():
         if plugin is None:
             continue
-        _collect(manager, registry, name, plugin, sources.get(name, _module_source(plugin)))
+        source = sources[name] if name in sources else _module_source(plugin, tops)
+        _collect(manager, registry, name, plugin, source)
     return registry
 
 
-def _module_source(plugin: object) -> str:
+def _module_source(plugin: object, known: Mapping[str, str]) -> str:
     module = plugin.__name__ if isinstance(plugin, ModuleType) else type(plugin).__module__
     top = module.split(".")[0]
+    if top in known:
+        return known[top]
     try:
-        return importlib.metadata.packages_distributions().get(top, [top])[0]
+        return _distributions().get(top, [top])[0]
     except Exception:
         return top
+
+
+@functools.cache
+def _distributions() -> Mapping[str, list[str]]:
+    """Top-level package -> distributions; cached, as it reads every installed package's files."""
+    return importlib.metadata.packages_distributions()
 
 
 def _collect(

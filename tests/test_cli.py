@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import subprocess
@@ -11,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from atoll.cli.common import atoll_command
+from atoll.cli.main import COMMANDS
 from atoll.engine import LocalResolver, Match, run, save
 from atoll.registry import load_registry
 
@@ -137,3 +139,28 @@ def test_an_edited_save_is_named_with_its_file_and_line(tmp_path: Path) -> None:
     out = atoll("replay", str(path))
     assert out.returncode == 2
     assert out.stderr.startswith(f"atoll replay: {path}:{number}: ") and out.stderr.count("\n") == 1
+
+
+def test_help_lists_every_command_with_its_own_summary() -> None:
+    out = atoll("--help")
+    assert out.returncode == 0, out.stderr
+    listed = " ".join(out.stdout.split())
+    for name, command in COMMANDS.items():
+        module = importlib.import_module(command.module)
+        assert command.summary == module.HELP, f"COMMANDS[{name!r}] no longer matches its module's HELP"
+        assert f"{name} {' '.join(module.HELP.split())}" in listed
+
+
+def test_help_and_games_load_no_other_command_and_no_terminal_or_network_library() -> None:
+    """The quick start of issue 16: the list of commands comes from main.py alone."""
+    probe = (
+        "import sys\nfrom atoll.cli.main import main\n"
+        "try:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
+        "heavy = ('prompt_toolkit', 'zmq', 'nacl', 'zeroconf', 'atoll.cli.cmd_')\n"
+        "print(sorted({m for m in sys.modules if m.startswith(heavy)}), file=sys.stderr)\n"
+    )
+    for args, own in ((["--help"], []), (["games"], ["atoll.cli.cmd_games"])):
+        out = subprocess.run(
+            [sys.executable, "-c", probe, *args], capture_output=True, text=True, timeout=120
+        )
+        assert out.stderr.strip().splitlines()[-1] == repr(own), (args, out.stderr)

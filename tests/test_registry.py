@@ -10,6 +10,7 @@ from types import ModuleType
 import pytest
 
 from atoll import hookimpl
+from atoll import registry as registry_module
 from atoll.errors import UnknownGame
 from atoll.registry import load_registry
 from tests.games import highcard
@@ -136,3 +137,17 @@ def test_the_built_in_games_are_registered_through_entry_points() -> None:
 
     names = {e.name for e in importlib.metadata.entry_points(group="atoll.games") if e.dist.name == "atoll"}
     assert "kariba" in names
+
+
+def test_games_from_entry_points_are_sourced_without_scanning_every_installed_package(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Scanning every distribution took half a second of each start (issue 16); the entry points
+    already say where the built-in games and bots come from."""
+
+    def scan() -> None:
+        raise AssertionError("packages_distributions() was called")
+
+    monkeypatch.setattr(registry_module, "_distributions", scan)
+    registry = load_registry()
+    assert {installed.source for installed in registry.games.values()} == {"atoll"}

@@ -6,19 +6,51 @@ import argparse
 import importlib
 import sys
 from collections.abc import Callable, Sequence
+from typing import NamedTuple
 
 from atoll.errors import AtollError
 
-#: Subcommand name -> module with ``add_arguments(parser)``, ``run(args) -> int`` and ``HELP``.
+
+class Command(NamedTuple):
+    """A subcommand: its module (with ``add_arguments(parser)``, ``run(args) -> int`` and ``HELP``)
+    and that ``HELP`` copied here, so ``atoll --help`` lists every command without importing any."""
+
+    module: str
+    summary: str
+
+
 COMMANDS = {
-    "audit": "atoll.cli.cmd_audit",
-    "games": "atoll.cli.cmd_games",
-    "host": "atoll.cli.cmd_host",
-    "join": "atoll.cli.cmd_join",
-    "play": "atoll.cli.cmd_play",
-    "replay": "atoll.cli.cmd_replay",
-    "saves": "atoll.cli.cmd_saves",
-    "sim": "atoll.cli.cmd_sim",
+    "audit": Command(
+        "atoll.cli.cmd_audit",
+        "re-check a saved fair game (every signature, roll, shuffle, card, commitment and seed) from the "
+        "file alone; exits 0 if it is consistent and signed by the identities it prints, 1 naming a seat "
+        "that cheated, 2 if the file is not a valid transcript, 3 if the game was aborted with nobody "
+        "to blame",
+    ),
+    "games": Command(
+        "atoll.cli.cmd_games",
+        "list the installed games: name, title, seats, variants and where each comes from",
+    ),
+    "host": Command("atoll.cli.cmd_host", "open a table on this machine for players on the LAN"),
+    "join": Command(
+        "atoll.cli.cmd_join", "find tables on the LAN, or join one as a player, a bot or a spectator"
+    ),
+    "play": Command(
+        "atoll.cli.cmd_play",
+        "play a game in this terminal against bots, or with friends at one keyboard (--humans)",
+    ),
+    "replay": Command(
+        "atoll.cli.cmd_replay",
+        "step through a saved game (every step checked), or print its final state and result",
+    ),
+    "saves": Command(
+        "atoll.cli.cmd_saves",
+        "list the saved games (game, seats, date, finished or not) with how to resume or replay each",
+    ),
+    "sim": Command(
+        "atoll.cli.cmd_sim",
+        "play many bot-only games of a game and print wins per seat, mean length and games per second",
+    ),
 }
 
 
@@ -26,9 +58,10 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """The argument parser with every subcommand.
 
     Given ``argv`` naming a subcommand, only that subcommand's module is
-    imported (the others are parsed by name only), so a command starts fast
-    and does not depend on the others loading. A module that fails to import
-    is reported when its command is asked for, not before.
+    imported; without one (``atoll --help``) none is, the list being drawn from
+    :data:`COMMANDS`. So a command starts fast and does not depend on the
+    others loading. A module that fails to import is reported when its command
+    is asked for, not before.
     """
     parser = argparse.ArgumentParser(
         prog="atoll",
@@ -38,10 +71,9 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     wanted = next((arg for arg in argv or () if not arg.startswith("-")), None)
-    only = wanted if wanted in COMMANDS else None
-    for name, module_name in COMMANDS.items():
-        if only is not None and name != only:
-            sub.add_parser(name)
+    for name, (module_name, summary) in COMMANDS.items():
+        if name != wanted:
+            sub.add_parser(name, help=summary)
             continue
         try:
             module = importlib.import_module(module_name)
