@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import abc
 from collections.abc import Mapping, Sequence
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from atoll.chance import Request
 from atoll.errors import IllegalAction
 from atoll.jsondata import JSON
 from atoll.types import Action, Config, GameInfo, Knowledge, State, Step
+
+if TYPE_CHECKING:  # the fast path is optional: a game that offers none never imports it
+    from atoll.fast import Draws, Position, Simulator
 
 #: Styled text for the client: ``(style, text)`` pairs, as prompt_toolkit's
 #: FormattedText takes them (style names like ``"fg:ansired bold"`` or ``""``).
@@ -118,6 +121,13 @@ class Game(abc.ABC):
         """An upper bound on the number of legal actions in any state (adapters that number
         actions, such as OpenSpiel's, need one). Override it when 1024 may be too few."""
         return 1024
+
+    def simulator(self, config: Config, draws: Draws, start: Position | None = None) -> Simulator | None:
+        """The simulation fast path (:mod:`atoll.fast`), or ``None`` (the default) when the game offers
+        none: a mutable copy of the game at set-up (or at ``start``) for bots and simulations, with
+        chance answered from ``draws``. It must play exactly the games of this API; the conformance
+        kit's :func:`~atoll.testing.check_fast_path` checks that. Never used on a network table."""
+        return None
 
     def seat_names(self, config: Config) -> Sequence[str]:
         """Names of the seats (colours, for instance) in seat order."""

@@ -18,6 +18,7 @@ from atoll.testing.conformance import (
     conformance_cases,
     play,
 )
+from atoll.testing.fast import check_fast_path
 from atoll.testing.rigged import RiggedResolver
 
 __all__ = [
@@ -29,6 +30,7 @@ __all__ = [
     "RiggedResolver",
     "check_action_texts",
     "check_determinism",
+    "check_fast_path",
     "check_game",
     "check_hidden_faces",
     "check_illegal_actions",
