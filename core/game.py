@@ -113,6 +113,14 @@ class Game(abc.ABC):
         (``"red rolls 3 and 5"``), or ``None`` for the client's own words (``"chance: picked 2"``)."""
         return None
 
+    def describe_chance_to(
+        self, state: State, request: Request, outcome: Mapping[str, JSON], seat: int, known: Knowledge
+    ) -> str | None:
+        """The log line for chance as ``seat`` reads it, when chance showed that seat something the
+        others did not see (``"you draw a zebra"``); ``known`` is what ``seat`` privately knows after it.
+        ``None`` (the default): ``seat`` reads the public line of :meth:`describe_chance` like everyone."""
+        return None
+
     def describe_log(self, state: State, seat: int, action: Action) -> str:
         """A line for the game log after ``seat`` took ``action`` in ``state`` (public words only)."""
         return f"seat {seat}: {self.describe(state, action)}"
