@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from atoll import JSON, Action, Config, Fragments, Game, GameInfo, Knowledge, Request, State, Step
 from atoll.plugins.kariba import rules, texts
 from atoll.plugins.kariba.render import render as render_view
 from atoll.plugins.kariba.view import view as seat_view
+
+if TYPE_CHECKING:
+    from atoll.fast import Draws, Position, Simulator
 
 
 class Kariba(Game):
@@ -61,6 +65,12 @@ class Kariba(Game):
     def describe_chance(self, state: State, request: Request, outcome: Mapping[str, JSON]) -> str | None:
         """``the face-up row now shows mouse, mouse, leopard``, ``seat 2 draws a card from the pile``."""
         return texts.describe_chance(state, request, outcome, [f"seat {s}" for s in range(state["seats"])])
+
+    def simulator(self, config: Config, draws: Draws, start: Position | None = None) -> Simulator | None:
+        """The fast path: :mod:`atoll.plugins.kariba.fast`, imported only when a bot or a simulation asks."""
+        from atoll.plugins.kariba import fast
+
+        return fast.simulator(config, draws, start)
 
     def action_bound(self, config: Config) -> int:
         """At most one play per card in a hand of five, or four draws (the pile and three face-up)."""
