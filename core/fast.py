@@ -138,14 +138,16 @@ class Simulator(abc.ABC):
     def code(self, state: State, action: Action) -> int:
         """The code of the full API's ``action``, legal in the public ``state`` (of the same game)."""
 
-    def playout(self, rng: random.Random, max_steps: int = 100_000) -> Results | None:
-        """Play on with uniformly random legal actions to the end and return the results; ``None``
-        if the game has not ended within ``max_steps`` decisions. A simulator may do it faster."""
-        for _ in range(max_steps):
+    def playout(self, rng: random.Random, max_steps: int = 100_000) -> tuple[Results | None, int]:
+        """Play on with uniformly random legal actions (``legal[rng.randrange(len(legal))]``) to the end:
+        the results (``None`` if the game has not ended within ``max_steps`` decisions) and the number
+        of decisions played, which a search counts against its budget. A simulator may override it
+        to do the same faster."""
+        for steps in range(max_steps):
             if self.seat() == OVER:
-                return self.results()
+                return self.results(), steps
             legal = self.legal()
             if not legal:
-                return None
+                return None, steps
             self.apply(legal[rng.randrange(len(legal))])
-        return self.results() if self.seat() == OVER else None
+        return (self.results() if self.seat() == OVER else None), max_steps

@@ -138,13 +138,13 @@ class KaribaSimulator(Simulator):
             return TAKE + int(public[action["take"]])
         return DRAW_PILE
 
-    def playout(self, rng: random.Random, max_steps: int = 100_000) -> Results | None:
-        """Random plays to the end, without building the legal list when no choice is needed."""
+    def playout(self, rng: random.Random, max_steps: int = 100_000) -> tuple[Results | None, int]:
+        """Random plays to the end, picking a play without building the legal list."""
         randrange = rng.randrange
-        for _ in range(max_steps):
+        for steps in range(max_steps):
             phase = self.phase
             if phase == _OVER:
-                return self.results()
+                return self.results(), steps
             if phase == _PLAY:
                 hand = self.hands[self.turn]
                 pick = randrange(self.held[self.turn])
@@ -159,7 +159,7 @@ class KaribaSimulator(Simulator):
             else:
                 legal = self.legal()
                 self.apply(legal[randrange(len(legal))])
-        return None
+        return (self.results() if self.phase == _OVER else None), max_steps
 
     # -- the rules ----------------------------------------------------------------------
 

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from atoll.fast import OVER, RandomDraws
+from atoll.fast import OVER, RandomDraws, Simulator
 from atoll.plugins.kariba import Kariba
 from atoll.plugins.kariba.fast import DRAW_PILE, TAKE
 from atoll.testing import check_fast_path
@@ -40,6 +40,15 @@ def test_a_random_playout_ends_with_every_card_accounted_for() -> None:
     """K14: the score is the cards won; a playout is a whole game."""
     sim = GAME.simulator(GAME.configure(4), RandomDraws(random.Random(8)))
     assert sim is not None
-    results = sim.playout(random.Random(8))
-    assert results is not None and sim.seat() == OVER
+    results, steps = sim.playout(random.Random(8))
+    assert results is not None and sim.seat() == OVER and steps > 0
     assert max(results.scores) == results.scores[results.winners[0]]
+
+
+@pytest.mark.parametrize("variant", ["standard", "experienced"])
+def test_the_quick_playout_plays_the_game_the_plain_playout_plays(variant: str) -> None:
+    for seed in range(20):
+        sim = GAME.simulator(GAME.configure(3, variant), RandomDraws(random.Random(seed)))
+        assert sim is not None
+        twin = sim.copy()
+        assert sim.playout(random.Random(seed)) == Simulator.playout(twin, random.Random(seed))
