@@ -17,6 +17,7 @@ from atoll.errors import (
 from atoll.game import Fragments, Game
 from atoll.hookspecs import hookimpl
 from atoll.jsondata import JSON, clone
+from atoll.tensors import Tensors
 from atoll.types import (
     Action,
     Chance,
@@ -62,6 +63,7 @@ __all__ = [
     "Shuffle",
     "State",
     "Step",
+    "Tensors",
     "UnknownAction",
     "clone",
     "hookimpl",

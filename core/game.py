@@ -13,6 +13,7 @@ from atoll.types import Action, Config, GameInfo, Knowledge, State, Step
 
 if TYPE_CHECKING:  # the fast path is optional: a game that offers none never imports it
     from atoll.fast import Draws, Position, Simulator
+    from atoll.tensors import Tensors
 
 #: Styled text for the client: ``(style, text)`` pairs, as prompt_toolkit's
 #: FormattedText takes them (style names like ``"fg:ansired bold"`` or ``""``).
@@ -129,6 +130,34 @@ class Game(abc.ABC):
         """An upper bound on the number of legal actions in any state (adapters that number
         actions, such as OpenSpiel's, need one). Override it when 1024 may be too few."""
         return 1024
+
+    # -- for adapters such as OpenSpiel's (optional: atoll itself never needs them) --
+
+    def length_bound(self, config: Config) -> int | None:
+        """The most decisions a game of ``config`` can take, when the game knows it; ``None`` (the
+        default) when it does not, and adapters that must promise a bound measure random games."""
+        return None
+
+    def chance_bound(self, config: Config) -> int | None:
+        """The most outcomes of one chance node of ``config`` (a die's sides, the distinct faces of a
+        pile or of a pick's options), when the game knows it; ``None`` (the default): measured."""
+        return None
+
+    def action_id_count(self, config: Config) -> int:
+        """How many stable ids :meth:`action_id` numbers actions with (``0`` to ``n - 1``); ``0``, the
+        default, when the game has none and adapters number each state's legal actions by position."""
+        return 0
+
+    def action_id(self, state: State, action: Action) -> int:
+        """The stable id of the legal ``action`` in ``state``: one move has one id in every state
+        (``play 2 giraffe`` is always the same number) and two legal actions of one state never share
+        an id. Called only when :meth:`action_id_count` is positive."""
+        raise NotImplementedError(f"{self.info.name} has no stable action ids (action_id_count is 0)")
+
+    def tensors(self, config: Config) -> Tensors | None:
+        """Fixed-shape numeric views for learning algorithms (:class:`~atoll.tensors.Tensors`), or
+        ``None`` (the default) when the game offers none."""
+        return None
 
     def simulator(self, config: Config, draws: Draws, start: Position | None = None) -> Simulator | None:
         """The simulation fast path (:mod:`atoll.fast`), or ``None`` (the default) when the game offers
