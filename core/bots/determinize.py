@@ -7,7 +7,9 @@ consistent truth: the faces hidden from the bot are the pile faces nobody has
 shown it, dealt at random to the handles it cannot see, and other seats' sealed
 choices are drawn from what they could legally have sealed. A :class:`World`
 then plays on with the game's own rules, answering chance from the bot's random
-generator, so a search can try moves to the end of the game.
+generator, so a search can try moves to the end of the game; or, where the game
+offers its fast path, :meth:`Sampler.simulator` starts the game's own
+:class:`~atoll.fast.Simulator` at the guessed :class:`~atoll.fast.Position`.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from atoll.chance import Deal, Pick, Request, Roll, Shuffle
 from atoll.engine.ledger import Seal
 from atoll.engine.observation import Observation
 from atoll.errors import AtollError
+from atoll.fast import Position, RandomDraws, Simulator
 from atoll.game import Game
 from atoll.jsondata import JSON, canonical
 from atoll.types import Action, Chance, Decision, Results, State, Step
@@ -84,7 +87,12 @@ class World:
         self.steps += 1
         rng = self.rng
         outcome: dict[str, JSON]
-        if isinstance(request, Roll):
+        if isinstance(request, Roll) and request.to is not None:
+            dice = {h: rng.randint(1, request.sides) for h in request.handles()}
+            self.faces.update(dice)
+            self.known[request.to].update(dice)
+            outcome = {"handles": request.handles()}
+        elif isinstance(request, Roll):
             outcome = {"values": [rng.randint(1, request.sides) for _ in range(request.count)]}
         elif isinstance(request, Pick):
             outcome = {"picked": rng.sample(request.options, request.count)}
@@ -129,6 +137,7 @@ class Sampler:
 
     def __init__(self, observation: Observation) -> None:
         self._game = observation.game
+        self._config = observation.config
         self._state = observation.state
         self._seat = observation.seat
         self._seats = observation.config.seats
@@ -145,6 +154,8 @@ class Sampler:
             hidden = [h for h in handles if h not in self._fixed]
             if hidden:
                 self._hidden.append((hidden, _remaining(pile, ledger.piles[pile], handles, self._fixed)))
+        # Dice under other seats' cups: independent and uniform, whatever else the seat has seen.
+        self._dice = [(h, sides) for h, sides in ledger.dice.items() if h not in self._fixed]
         self._holdings: list[list[str]] = [[] for _ in range(self._seats)]
         for handle, holders in ledger.holders.items():
             for holder in sorted(holders):
@@ -159,6 +170,17 @@ class Sampler:
 
     def world(self, rng: random.Random) -> World:
         """A fresh world drawn with ``rng``: every hidden face and foreign sealed value guessed."""
+        faces, known = self._guess(rng)
+        return World(self._game, self._state, faces, known, self._seal_count, rng)
+
+    def simulator(self, rng: random.Random) -> Simulator | None:
+        """A fresh world drawn with ``rng`` as the game's fast-path :class:`~atoll.fast.Simulator`
+        (chance from ``rng`` too), or ``None`` if the game offers none."""
+        faces, known = self._guess(rng)
+        return self._game.simulator(self._config, RandomDraws(rng), Position(self._state, faces, known))
+
+    def _guess(self, rng: random.Random) -> tuple[dict[str, JSON], list[dict[str, JSON]]]:
+        """Every face (the seat's own, the public ones, and a guess at the rest) and each seat's knowledge."""
         faces = dict(self._fixed)
         for handles, pool in self._hidden:
             order = list(pool)
@@ -173,7 +195,7 @@ class Sampler:
             for handle, value in zip(seal.handles, values, strict=True):
                 faces[handle] = value
                 known[seal.seat][handle] = value
-        return World(self._game, self._state, faces, known, self._seal_count, rng)
+        return faces, known
 
     def _guess_seal(
         self, seal: Seal, faces: Mapping[str, JSON], known: Mapping[str, JSON], rng: random.Random

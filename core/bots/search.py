@@ -7,23 +7,30 @@ the final :class:`~atoll.types.Results`. The tree is keyed by action texts
 (:meth:`Game.describe`), so "play 2 zebra" in one guessed world and in another
 are the same move; a move legal in only some worlds is judged by how often it
 was available (Cowling, Powley and Whitehouse, 2012). Chance and hidden cards
-are inside the worlds, so the tree holds decisions only.
+are inside the worlds, so the tree holds decisions only. A game that offers the
+fast path (:mod:`atoll.fast`) has its worlds played by its own simulator, with
+the tree keyed by the simulator's action codes, which mean the same move in
+every world just as the texts do.
 
 The bot sees nothing but its :class:`~atoll.engine.Observation`; its budget is
 a number of iterations and its randomness comes from its own seeded generator,
-so a seed and the same observations always give the same moves.
+so a seed and the same observations always give the same moves (a bot given a
+time budget instead plays as far as the machine's speed lets it).
 """
 
 from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
 from atoll.bots.base import BotKind
 from atoll.bots.determinize import Sampler, World
 from atoll.engine.observation import Observation
+from atoll.errors import AtollError
+from atoll.fast import OVER, Simulator
 from atoll.game import Game
 from atoll.types import Action, Chance, End, Results, State
 
@@ -49,7 +56,7 @@ class _Node:
     __slots__ = ("available", "children", "total", "visits")
 
     def __init__(self) -> None:
-        self.children: dict[str, _Node] = {}
+        self.children: dict[Hashable, _Node] = {}
         self.visits = 0
         self.available = 1
         self.total = 0.0
@@ -87,7 +94,14 @@ def rewards(results: Results, seats: int, margin_weight: float) -> list[float]:
 
 
 class SearchBot:
-    """Chooses the most visited move of an ISMCTS search over worlds guessed from its observation."""
+    """Chooses the most visited move of an ISMCTS search over worlds guessed from its observation.
+
+    It thinks ``iterations`` iterations a decision (fewer once ``step_budget`` simulated steps are
+    spent), or, given ``seconds``, for that much time by ``clock`` (CPU time of this process by
+    default) however many iterations that is. Where the game offers its fast path
+    (:meth:`Game.simulator <atoll.game.Game.simulator>`) and ``fast`` is true, the worlds are the
+    game's simulators and the tree is keyed by their codes; else worlds play the full API.
+    """
 
     def __init__(
         self,
@@ -98,7 +112,12 @@ class SearchBot:
         playout_steps: int = DEFAULT_PLAYOUT_STEPS,
         exploration: float = DEFAULT_EXPLORATION,
         margin_weight: float = DEFAULT_MARGIN_WEIGHT,
+        seconds: float | None = None,
+        fast: bool = True,
+        clock: Callable[[], float] = time.process_time,
     ) -> None:
+        if seconds is not None and seconds <= 0:
+            raise ValueError(f"a search needs a positive time budget, not {seconds}")
         if iterations < 1:
             raise ValueError(f"a search needs at least one iteration, not {iterations}")
         if step_budget < 1 or playout_steps < 1:
@@ -108,6 +127,11 @@ class SearchBot:
         self.playout_steps = playout_steps
         self.exploration = exploration
         self.margin_weight = margin_weight
+        self.seconds = seconds
+        self.fast = fast
+        #: Iterations the latest search ran.
+        self.last_iterations = 0
+        self._clock = clock
         self._rng = random.Random(seed)
 
     def choose(self, observation: Observation) -> Action:
@@ -118,31 +142,105 @@ class SearchBot:
         return best.action
 
     def search(self, observation: Observation, iterations: int | None = None) -> list[MoveStats]:
-        """Run the search from ``observation`` and report every distinct legal move, in legal order."""
+        """Run the search from ``observation`` and report every distinct legal move, in legal order.
+
+        ``iterations`` (default: the bot's own budget) bounds it instead of the bot's iterations and
+        time; the step budget still applies."""
         game, state = observation.game, observation.state
         legal = observation.legal
         texts = [_text(game, state, action) for action in legal]
         sampler = Sampler(observation)
         root = _Node()
         seats = observation.config.seats
-        spent = 0
-        for _ in range(self.iterations if iterations is None else iterations):
-            world = sampler.world(self._rng)
-            self._iterate(world, root, legal, texts, seats)
-            spent += world.steps
-            if spent >= self.step_budget:
-                break
+        timed = self.seconds is not None and iterations is None
+        budget = self.iterations if iterations is None else iterations
+        deadline = self._clock() + self.seconds if timed and self.seconds is not None else math.inf
+        first = sampler.simulator(self._rng) if self.fast else None
+        keys: Sequence[Hashable] = texts
+        spent = done = 0
+        if first is None:
+            while timed or done < budget:
+                world = sampler.world(self._rng)
+                self._iterate(world, root, legal, texts, seats)
+                done += 1
+                spent += world.steps
+                if (spent >= self.step_budget and not timed) or self._clock() >= deadline:
+                    break
+        else:
+            keys = [first.code(state, action) for action in legal]
+            simulator = first
+            while timed or done < budget:
+                spent += self._iterate_simulated(simulator, root, seats)
+                done += 1
+                if (spent >= self.step_budget and not timed) or self._clock() >= deadline:
+                    break
+                simulator = _simulated(sampler, self._rng)
+        self.last_iterations = done
         out: list[MoveStats] = []
-        seen: set[str] = set()
-        for action, text in zip(legal, texts, strict=True):
-            if text in seen:
+        seen: set[Hashable] = set()
+        for action, text, key in zip(legal, texts, keys, strict=True):
+            if key in seen:
                 continue
-            seen.add(text)
-            child = root.children.get(text)
+            seen.add(key)
+            child = root.children.get(key)
             visits = child.visits if child else 0
             mean = child.total / child.visits if child and child.visits else 0.0
             out.append(MoveStats(action, text, visits, mean))
         return out
+
+    def _iterate_simulated(self, simulator: Simulator, root: _Node, seats: int) -> int:
+        """One iteration in a simulated world (keyed by codes); returns the decisions it played."""
+        node = root
+        path: list[tuple[_Node, int]] = []
+        results: Results | None = None
+        steps = 0
+        while True:
+            seat = simulator.seat()
+            if seat == OVER:
+                results = simulator.results()
+                break
+            codes = simulator.legal()
+            if not codes:
+                break
+            code, child, fresh = self._select_code(node, codes)
+            simulator.apply(code)
+            steps += 1
+            path.append((child, seat))
+            node = child
+            if fresh:
+                results, played = simulator.playout(self._rng, self.playout_steps)
+                steps += played
+                break
+        scored = rewards(results, seats, self.margin_weight) if results else [1.0 / seats] * seats
+        for child, seat in path:
+            child.visits += 1
+            child.total += scored[seat] if seat < seats else 0.0
+        return steps
+
+    def _select_code(self, node: _Node, codes: Sequence[int]) -> tuple[int, _Node, bool]:
+        """:meth:`_select` over a simulator's codes (distinct, so nothing to merge)."""
+        children = node.children
+        untried: list[int] = []
+        tried: list[tuple[int, _Node]] = []
+        for code in codes:
+            child = children.get(code)
+            if child is None:
+                untried.append(code)
+            else:
+                child.available += 1
+                tried.append((code, child))
+        if untried:
+            code = untried[self._rng.randrange(len(untried))]
+            child = _Node()
+            children[code] = child
+            return code, child, True
+        c = self.exploration
+        best_code, best_child, best_value = tried[0][0], tried[0][1], -math.inf
+        for code, child in tried:
+            value = child.total / child.visits + c * math.sqrt(math.log(child.available) / child.visits)
+            if value > best_value:
+                best_code, best_child, best_value = code, child, value
+        return best_code, best_child, False
 
     def _iterate(
         self, world: World, root: _Node, root_legal: list[Action], root_texts: list[str], seats: int
@@ -207,6 +305,14 @@ class SearchBot:
             if value > best_value:
                 best_index, best_child, best_value = index, child, value
         return best_index, best_child, False
+
+
+def _simulated(sampler: Sampler, rng: random.Random) -> Simulator:
+    """The next simulated world (the game offered its fast path for the first one already)."""
+    simulator = sampler.simulator(rng)
+    if simulator is None:
+        raise AtollError("the game offered a simulator for one world of a search and not for the next")
+    return simulator
 
 
 def _text(game: Game, state: State, action: Action) -> str:
