@@ -10,6 +10,7 @@ state, with the seat that may know them.
 request    meaning                                     public outcome
 =========  ==========================================  =============================
 Roll       ``count`` fair dice with ``sides`` sides    ``{"values": [int, ...]}``
+Roll(to=)  dice under ``to``'s cup: only it sees them  ``{"handles": [str, ...]}``
 Pick       ``count`` of ``options`` without repeats    ``{"picked": [value, ...]}``
 Shuffle    a face-down pile of ``faces``               ``{"handles": [str, ...]}``
 Deal       give hidden cards to seats, privately       ``{}``
@@ -44,19 +45,45 @@ class Kind(enum.Enum):
 
 @dataclass(frozen=True)
 class Roll:
-    """Roll ``count`` dice with ``sides`` sides each (values 1..sides)."""
+    """Roll ``count`` dice with ``sides`` sides each (values 1..sides).
+
+    A *private* roll (``to`` a seat) puts the dice under that seat's cup, named ``cup``: the
+    outcome names them by handles ``"<cup>.<i>"`` and only seat ``to`` learns their values, as
+    with a dealt card; a :class:`Reveal` of the handles shows them. Cup names share the handle
+    space with piles, so they must be unique within a game and differ from every pile name.
+    """
 
     count: int
     sides: int
+    to: int | None = None
+    cup: str = ""
     kind: ClassVar[Kind] = Kind.ROLL
 
     def __post_init__(self) -> None:
         if self.count < 1 or self.sides < 2:
             raise ValueError(f"cannot roll {self.count} dice of {self.sides} sides")
+        if self.to is None and self.cup:
+            raise ValueError(f"cup {self.cup!r} has no owner: a private roll needs to=seat")
+        if self.to is not None and not self.cup.isidentifier():
+            raise ValueError(f"a private roll needs a cup name that is an identifier, not {self.cup!r}")
+        if self.to is not None and (isinstance(self.to, bool) or self.to < 0):
+            raise ValueError(f"a private roll goes to a seat number, not {self.to!r}")
+
+    @property
+    def private(self) -> bool:
+        """Whether only seat ``to`` sees the dice."""
+        return self.to is not None
+
+    def handles(self) -> list[str]:
+        """The handles of a private roll's dice, in order (empty for a public roll)."""
+        return [f"{self.cup}.{i}" for i in range(self.count)] if self.to is not None else []
 
     def to_json(self) -> dict[str, JSON]:
         """The request as a JSON object."""
-        return {"kind": self.kind.value, "count": self.count, "sides": self.sides}
+        out: dict[str, JSON] = {"kind": self.kind.value, "count": self.count, "sides": self.sides}
+        if self.to is not None:
+            out.update(to=self.to, cup=self.cup)
+        return out
 
 
 @dataclass(frozen=True)
@@ -144,7 +171,9 @@ def request_from_json(data: JSON) -> Request:
     try:
         kind = Kind(data["kind"])
         if kind is Kind.ROLL:
-            return Roll(int(data["count"]), int(data["sides"]))
+            to = data.get("to")
+            return Roll(_integer(data["count"]), _integer(data["sides"]),
+                        None if to is None else _integer(to), str(data.get("cup", "")))
         if kind is Kind.PICK:
             return Pick(tuple(data["options"]), int(data["count"]))
         if kind is Kind.SHUFFLE:
@@ -154,3 +183,10 @@ def request_from_json(data: JSON) -> Request:
         return Reveal(tuple(str(h) for h in data["handles"]))
     except (TypeError, KeyError, ValueError) as exc:
         raise MalformedInput(f"not a chance request: {data!r} ({exc})") from exc
+
+
+def _integer(value: JSON) -> int:
+    """``value`` if it is an integer (``True`` is not a count of dice)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{value!r} is not an integer")
+    return value

@@ -351,6 +351,13 @@ class Simulation:
             pool = request.options if isinstance(request, Pick) else request.faces
             value = _value_of(pool, _distinct(pool)[outcome])
         drawn = (*snap.drawn, value)
+        if isinstance(request, Roll) and request.to is not None and len(drawn) == request.count:
+            # dice under a cup: one chance node per die, seen by the cup's owner only
+            handles = request.handles()
+            dice = dict(zip(handles, drawn, strict=True))
+            known = _learn(snap.known, {request.to: dice})
+            return self._fold(replace(snap, truth={**snap.truth, **dice}, known=known), request,
+                              {"handles": handles})
         if isinstance(request, Roll) and len(drawn) == request.count:
             return self._fold(snap, request, {"values": list(drawn)})
         if isinstance(request, Pick) and len(drawn) == request.count:

@@ -186,6 +186,8 @@ class Sampler:
             order = list(pool)
             rng.shuffle(order)
             faces.update(zip(handles, order, strict=True))
+        for handle, sides in self._dice:
+            faces[handle] = rng.randint(1, sides)
         known: list[dict[str, JSON]] = [
             dict(self._own) if seat == self._seat else {h: faces[h] for h in held if h in faces}
             for seat, held in enumerate(self._holdings)

@@ -14,6 +14,9 @@ from atoll.jsondata import JSON
 
 def describe_chance(request: Request, outcome: Mapping[str, JSON], names: Sequence[str]) -> str:
     """One log line for a resolved chance ``request``; ``names`` are the seats' display names."""
+    if isinstance(request, Roll) and request.to is not None:
+        dice = "a die" if request.count == 1 else f"{request.count} dice"
+        return f"chance: rolled {dice} (d{request.sides}) under {names[request.to]}'s cup, unseen"
     if isinstance(request, Roll):
         values = ", ".join(str(v) for v in outcome.get("values", []))
         dice = "a die" if request.count == 1 else f"{request.count} dice"

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from atoll.chance import Deal, Request, Reveal, Shuffle
+from atoll.chance import Deal, Request, Reveal, Roll, Shuffle
 from atoll.jsondata import JSON
 from atoll.types import State
 
@@ -37,6 +37,8 @@ class Ledger:
     """Handle -> the seats that privately know its face."""
     seals: list[Seal] = field(default_factory=list)
     """Sealed decisions in the order they were made."""
+    dice: dict[str, int] = field(default_factory=dict)
+    """Handle -> sides, for every die rolled under a cup (its value is known to its owner only)."""
 
     def record_chance(self, request: Request, outcome: Mapping[str, JSON]) -> None:
         """Fold in a resolved chance request."""
@@ -50,6 +52,10 @@ class Ledger:
                     self.holders.setdefault(handle, set()).add(seat)
         elif isinstance(request, Reveal):
             self.public.update(outcome["faces"])
+        elif isinstance(request, Roll) and request.to is not None:
+            for handle in request.handles():
+                self.dice[handle] = request.sides
+                self.holders[handle] = {request.to}
 
     def record_reveal(self, faces: Mapping[str, JSON]) -> None:
         """Fold in faces an action showed."""
@@ -65,6 +71,7 @@ class Ledger:
     def hidden_from(self, seat: int | None) -> list[str]:
         """Handles whose faces ``seat`` does not know (neither public nor its own), in order."""
         out = [h for h in self.pile_of if h not in self.public and seat not in self.holders.get(h, ())]
+        out.extend(h for h in self.dice if h not in self.public and seat not in self.holders[h])
         for seal in self.seals:
             if seal.seat != seat:
                 out.extend(h for h in seal.handles if h not in self.public)
@@ -78,4 +85,5 @@ class Ledger:
             dict(self.public),
             {h: set(s) for h, s in self.holders.items()},
             list(self.seals),
+            dict(self.dice),
         )

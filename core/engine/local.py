@@ -29,6 +29,9 @@ class LocalResolver:
 
     def resolve(self, request: Request) -> Resolution:
         """Answer ``request`` from the stream."""
+        if isinstance(request, Roll) and request.to is not None:
+            values = [self._stream.die(request.sides) for _ in range(request.count)]
+            return self._private_roll(request, values)
         if isinstance(request, Roll):
             return Resolution({"values": [self._stream.die(request.sides) for _ in range(request.count)]})
         if isinstance(request, Pick):
@@ -42,6 +45,16 @@ class LocalResolver:
         if isinstance(request, Deal):
             return Resolution({}, {seat: self._lookup(handles) for seat, handles in request.to})
         return Resolution({"faces": self._lookup(request.handles)})
+
+    def _private_roll(self, request: Roll, values: Sequence[int]) -> Resolution:
+        """Put ``values`` under ``request``'s cup: only its owner learns them."""
+        assert request.to is not None
+        handles = request.handles()
+        if handles[0] in self._faces:
+            raise ProtocolViolation(f"cup {request.cup!r} was already rolled in this game")
+        dice = dict(zip(handles, values, strict=True))
+        self._faces.update(dice)
+        return Resolution({"handles": handles}, {request.to: dice})
 
     def seal(self, seat: int, handles: Sequence[str], values: Sequence[JSON]) -> None:
         """Remember ``seat``'s sealed values."""

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from atoll.chance import Deal, Request, request_from_json
+from atoll.chance import Deal, Request, Roll, request_from_json
 from atoll.engine.match import Event, Match
 from atoll.engine.resolver import Resolution
 from atoll.errors import AtollError, CheatDetected, CorruptSave, IllegalAction
@@ -107,6 +107,8 @@ class ReplayResolver:
         private: dict[int, dict[str, JSON]] = {}
         if isinstance(request, Deal):
             private = {seat: self._lookup(handles) for seat, handles in request.to}
+        elif isinstance(request, Roll) and request.to is not None:
+            private = {request.to: self._lookup(request.handles())}
         return Resolution(dict(event["outcome"]), private)
 
     def seal(self, seat: int, handles: Sequence[str], values: Sequence[JSON]) -> None:

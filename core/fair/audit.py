@@ -205,6 +205,7 @@ def audit(game: Game, saved: SavedGame, transcript: Transcript,
                               f"is not the transcript's {results.get(step['n'])}")
     faces = record.sealed_values()
     faces.update(record.deck.all_faces(record.seeds))
+    faces.update(record.cups.all_faces(record.seeds))
     for handle, face in saved.faces.items():
         if handle not in faces or canonical(faces[handle]) != canonical(face):
             raise CorruptSave(f"the save says {handle!r} is {face!r}; the opened seeds say otherwise")
@@ -226,7 +227,8 @@ def audit_file(path: Path, game: Game, expect: Mapping[int, str] | None = None) 
 
 
 _PAIRS = {Roll: "draw", Pick: "draw", Shuffle: "shuffle", Deal: "deal", Reveal: "reveal"}
-_UNLOGGED = ("setup", "chain", "leave", "finish", "timeout")
+#: Steps with no event of their own in the game log (a cup's commitment is part of its roll's draw).
+_UNLOGGED = ("setup", "chain", "cup", "leave", "finish", "timeout")
 
 
 def _pair_with_log(saved: SavedGame, transcript: Transcript, record: Record

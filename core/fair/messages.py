@@ -42,8 +42,8 @@ Message = dict[str, Any]
 FIELDS = ("v", "table", "n", "step", "seat", "kind", "seen", "body", "sig")
 
 #: The kinds of message the protocols send.
-KINDS = frozenset({"hello", "chain/head", "chain/open", "seal/commit", "prove", "reveal", "deck", "leave",
-                   "witness", "seed"})
+KINDS = frozenset({"hello", "chain/head", "chain/open", "seal/commit", "cup/commit", "prove", "reveal",
+                   "deck", "leave", "witness", "seed"})
 
 #: Bytes of a record head (the ``seen`` field).
 HEAD_SIZE = 32

@@ -28,10 +28,11 @@ step        announcement fields                             messages owed
 ==========  ==============================================  ===================================
 setup       (none)                                          ``hello`` from every seat
 chain       ``epoch``                                       ``chain/head`` from each active seat
+cup         ``request`` (a private roll)                    ``cup/commit`` from the cup's owner
 draw        ``draw``, ``request``                           ``chain/open`` from each active seat
 seal        ``seat``, ``handles``                           ``seal/commit`` from that seat
 prove       ``seat``, ``claims`` (handle -> face)           ``prove`` from that seat, its deck keys
-reveal      ``handles``                                     ``reveal`` (sealed), deck keys (cards)
+reveal      ``handles``                                     ``reveal`` (sealed, dice), deck keys (cards)
 shuffle     ``pile``, ``faces``                             deck shuffle, then lock, seat by seat
 deal        ``to`` (``[seat, [handles]]`` pairs)            deck keys of every seat but receivers
 leave       ``seat``                                        ``leave`` (sealed openings), deck keys
@@ -50,6 +51,7 @@ from nacl.signing import VerifyKey
 from atoll.chance import Pick, Roll, request_from_json
 from atoll.errors import CheatDetected, MalformedInput, ProtocolViolation
 from atoll.fair.commitments import CommitmentBook, commitment, salt_for
+from atoll.fair.cups import CupBook
 from atoll.fair.deckrecord import DeckRecord, message_label
 from atoll.fair.identity import KEY_SIZE, SIGNATURE_SIZE, binding_holds
 from atoll.fair.messages import (
@@ -104,6 +106,7 @@ class Record:
         self.chains = ChainBook(table, seats, chain_length)
         self.commitments = CommitmentBook(table)
         self.deck = DeckRecord(table, seats, seat, seed)
+        self.cups = CupBook(table, seat, seed)
         self.keys: dict[int, VerifyKey] = {}
         """Seat -> its table key, once its ``hello`` (bound to its identity) is in."""
         self.left: dict[int, int] = {}
@@ -340,10 +343,29 @@ class Record:
         self.chains.commit(seat, self.epochs, body["head"])
         self._commit_step_of_head(seat, self.epochs)
 
+    def _begin_cup(self, step: StepRecord) -> None:
+        request = request_from_json(step.get("request"))
+        if not isinstance(request, Roll) or request.to is None:
+            raise ProtocolViolation(f"a cup step answers a private roll, not {step.get('request')!r}")
+        if request.to not in self.active():
+            raise ProtocolViolation(f"cannot roll under seat {request.to}'s cup: it is not at the table")
+        taken = [h for h in request.handles() if self.deck.has(h) or self.commitments.owner(h) is not None]
+        self.cups.check_new(request, taken)
+        self._owe([request.to], "cup/commit")
+
+    def _on_cup_commit(self, seat: int, body: dict[str, Any]) -> None:
+        request = request_from_json(self.step["request"])
+        assert isinstance(request, Roll)
+        self.cups.commit(seat, request, body["commitments"], self.n)
+
     def _begin_draw(self, step: StepRecord) -> None:
         request = request_from_json(step.get("request"))
         if not isinstance(request, Roll | Pick):
             raise ProtocolViolation(f"a draw answers a roll or a pick, not {request.kind.value}")
+        if isinstance(request, Roll) and request.to is not None and (
+                self._previous != "cup" or self.cups.pending != request.cup):
+            # the owner's commitments must be in before any link of the draw is opened
+            raise ProtocolViolation(f"the draw of cup {request.cup!r} must follow its owner's commitment")
         if step.get("draw") != self.draws + 1:
             raise ProtocolViolation(f"draw {self.draws + 1} expected, not {step.get('draw')!r}")
         epoch, _ = position(self.draws + 1, self.chains.length)
@@ -366,6 +388,9 @@ class Record:
         assert isinstance(request, Roll | Pick)
         openings = [self._openings.get(s) for s in range(self.seats)]
         seed = joint_seed(self.table, self.draws, self.step["request"], openings)
+        if isinstance(request, Roll) and request.to is not None:
+            self.cups.drawn(request, self.draws, seed)
+            return {"handles": request.handles()}
         return draw_outcome(request, seed)
 
     # -- sealed choices ---------------------------------------------------------------
@@ -395,17 +420,34 @@ class Record:
     # -- showing hidden things ---------------------------------------------------------
 
     def _split(self, handles: list[str]) -> tuple[dict[int, list[str]], list[str]]:
+        """Sealed slots and dice by owner, and cards."""
         sealed: dict[int, list[str]] = {}
         cards = []
         for handle in handles:
             owner = self.commitments.owner(handle)
+            if owner is None and self.cups.has(handle):
+                owner = self.cups.owner(handle)
             if owner is not None:
                 sealed.setdefault(owner, []).append(handle)
             elif self.deck.has(handle):
                 cards.append(handle)
             else:
-                raise ProtocolViolation(f"{handle!r} is neither a sealed slot nor a card of this table")
+                raise ProtocolViolation(f"{handle!r} is no sealed slot, die or card of this table")
         return sealed, cards
+
+    def _open_own(self, seat: int, body: dict[str, Any], handles: list[str]) -> dict[str, JSON]:
+        """Check ``seat``'s openings of its sealed slots and dice among ``handles`` not opened yet."""
+        shown = {**self.commitments.opened(), **self.cups.opened()}
+        closed = [h for h in handles if h not in shown]
+        slots = [h for h in closed if self.commitments.owner(h) == seat]
+        dice = [h for h in closed if self.cups.has(h) and self.cups.owner(h) == seat]
+        opened = self._open_slots(seat, body["sealed"], slots)
+        opened.update(self.cups.open(seat, body.get("dice", {}), dice))
+        return opened
+
+    def _shown(self) -> dict[str, JSON]:
+        """Every opened sealed value and die."""
+        return {**self.commitments.opened(), **self.cups.opened()}
 
     def _begin_prove(self, step: StepRecord) -> None:
         seat, claims = step.get("seat"), step.get("claims")
@@ -427,14 +469,13 @@ class Record:
         self._owe([seat], "prove", more=more)
 
     def _on_prove(self, seat: int, body: dict[str, Any]) -> None:
-        closed = [h for h in self.step["claims"] if self.commitments.owner(h) == seat
-                  and h not in self.commitments.opened()]
-        self._proved.update(self._open_slots(seat, body["sealed"], closed))
+        self._proved.update(self._open_own(seat, body, sorted(self.step["claims"])))
 
     def _end_prove(self) -> dict[str, JSON]:
         seat, claims = self.step["seat"], self.step["claims"]
         sealed, cards = self._split(sorted(claims))
-        faces = {h: self.commitments.opened()[h] for h in sealed.get(seat, [])}
+        shown = self._shown()
+        faces = {h: shown[h] for h in sealed.get(seat, [])}
         faces.update(self.deck.public_faces(cards))
         for handle, face in sorted(claims.items()):
             if canonical(faces[handle]) != canonical(face):
@@ -446,7 +487,7 @@ class Record:
         if not isinstance(handles, list) or not handles:
             raise ProtocolViolation(f"bad reveal step {str(step)[:120]}")
         sealed, cards = self._split(handles)
-        opened = self.commitments.opened()
+        opened = self._shown()
         owing = sorted(s for s, slots in sealed.items() if any(h not in opened for h in slots))
         gone = [s for s in owing if s in self.left]
         if gone:
@@ -455,13 +496,11 @@ class Record:
         self._owe(owing, "reveal", more=more)
 
     def _on_reveal(self, seat: int, body: dict[str, Any]) -> None:
-        opened = self.commitments.opened()
-        slots = [h for h in self.step["handles"] if self.commitments.owner(h) == seat and h not in opened]
-        self._open_slots(seat, body["sealed"], slots)
+        self._open_own(seat, body, self.step["handles"])
 
     def _end_reveal(self) -> dict[str, JSON]:
         _, cards = self._split(self.step["handles"])
-        faces = dict(self.commitments.opened())
+        faces = self._shown()
         faces.update(self.deck.public_faces(cards))
         return {"faces": {h: faces[h] for h in self.step["handles"]}}
 
@@ -473,6 +512,8 @@ class Record:
             raise ProtocolViolation(f"bad shuffle step {str(step)[:120]}")
         if self.left:
             raise ProtocolViolation(f"pile {pile!r} cannot be shuffled after seats {sorted(self.left)} left")
+        if pile in self.cups.cups:
+            raise ProtocolViolation(f"pile {pile!r} has the name of a cup rolled at this table")
         self._owe([], "", in_turn=True, more=self.deck.begin_shuffle(pile, faces, self.n))
 
     def _on_deck(self, seat: int, body: dict[str, Any]) -> None:
@@ -508,6 +549,7 @@ class Record:
         # the seat's word that it leaves, with the openings of its sealed slots (so its choices can
         # still be checked); its card keys come as deck messages
         self._open_slots(seat, body["sealed"], self.commitments.closed(seat))
+        self.cups.open(seat, body.get("dice", {}), self.cups.closed(seat, drawn=True))
 
     def _end_leave(self) -> dict[str, JSON]:
         self.left[self.step["seat"]] = self.n
@@ -582,6 +624,7 @@ class Record:
             if not same(expected, self.commitments.committed(slot) or ""):
                 problems.append((self._commit_step[slot], f"commitment to slot {slot!r}"))
         problems.extend(self.deck.seed_problems(seat, seed))
+        problems.extend(self.cups.seed_problems(seat, seed))
         return problems
 
     def sealed_values(self) -> dict[str, JSON]:

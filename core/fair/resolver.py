@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from nacl.signing import SigningKey
 
-from atoll.chance import Deal, Request
+from atoll.chance import Deal, Request, Roll
 from atoll.engine.resolver import Resolution
 from atoll.errors import CheatDetected, ProtocolViolation
 from atoll.fair import steps
@@ -110,6 +110,9 @@ class FairResolver:
             private = {seat: {h: self.participants[seat].known[h] for h in handles}
                        for seat, handles in request.to}
             return Resolution({}, private)
+        if isinstance(request, Roll) and request.to is not None:
+            owner = self.participants[request.to]
+            return Resolution(result, {request.to: {h: owner.known[h] for h in request.handles()}})
         return Resolution(result)
 
     def seal(self, seat: int, handles: Sequence[str], values: Sequence[JSON]) -> None:
@@ -141,6 +144,7 @@ class FairResolver:
             raise ProtocolViolation("faces are opened at the end: call finish() first")
         faces = self._record.sealed_values()
         faces.update(self._record.deck.all_faces(self._record.seeds))
+        faces.update(self._record.cups.all_faces(self._record.seeds))
         return faces
 
     def stopped(self) -> bool:
@@ -224,6 +228,7 @@ class FairResolver:
     def _public_faces(self) -> dict[str, JSON]:
         faces = self._record.commitments.opened()
         faces.update(self._record.deck.all_public())
+        faces.update(self._record.cups.opened())
         return faces
 
     def _judge(self, faces: Mapping[str, JSON], *, again: bool) -> None:

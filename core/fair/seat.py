@@ -31,6 +31,7 @@ from typing import Any
 
 from nacl.signing import SigningKey
 
+from atoll.chance import Roll, request_from_json
 from atoll.errors import ProtocolViolation
 from atoll.fair.commitments import SealBox
 from atoll.fair.hashing import hash_bytes
@@ -101,6 +102,7 @@ class Participant:
         outbox, self.record.deck.outbox = self.record.deck.outbox, []
         if self.record.complete():
             self.known.update(self.record.deck.hand())
+            self.known.update(self.record.cups.hand())
         return [self._message(self.record.step, "deck", body) for body in outbox]
 
     def _message(self, step: StepRecord, kind: str, body: Mapping[str, JSON]) -> Message:
@@ -138,6 +140,12 @@ class Participant:
         return "chain/open", {"draw": self.record.draws, "request": step["request"],
                               "link": self._chain(epoch).link(index)}
 
+    def _act_cup(self, step: StepRecord) -> tuple[str, dict[str, JSON]] | None:
+        request = request_from_json(step["request"])
+        if not isinstance(request, Roll) or request.to != self.seat:
+            return None
+        return "cup/commit", {"commitments": self.record.cups.commitments_for(request)}
+
     def _act_seal(self, step: StepRecord) -> tuple[str, dict[str, JSON]] | None:
         if step["seat"] != self.seat:
             return None
@@ -154,14 +162,15 @@ class Participant:
             return None
         opened = self.record.commitments.opened()
         closed = [h for h in sorted(step["claims"]) if self._box.has(h) and h not in opened]
-        return "prove", {"sealed": {h: self._box.opening(h) for h in closed}}
+        return "prove", {"sealed": {h: self._box.opening(h) for h in closed},
+                         "dice": dict(self.record.cups.openings(sorted(step["claims"])))}
 
     def _act_reveal(self, step: StepRecord) -> tuple[str, dict[str, JSON]] | None:
         if (self.seat, "reveal") not in self.record.owed():
             return None
         opened = self.record.commitments.opened()
         sealed = {h: self._box.opening(h) for h in step["handles"] if self._box.has(h) and h not in opened}
-        return "reveal", {"sealed": sealed}
+        return "reveal", {"sealed": sealed, "dice": dict(self.record.cups.openings(step["handles"]))}
 
     def _act_shuffle(self, step: StepRecord) -> None:
         return None  # the deck copy already queued this seat's shuffle if it goes first
@@ -174,7 +183,8 @@ class Participant:
             return None
         self.record.deck.leave()
         closed = self.record.commitments.closed(self.seat)
-        return "leave", {"sealed": {h: self._box.opening(h) for h in closed}}
+        dice = self.record.cups.openings(self.record.cups.closed(self.seat, drawn=True))
+        return "leave", {"sealed": {h: self._box.opening(h) for h in closed}, "dice": dict(dice)}
 
     def _act_timeout(self, step: StepRecord) -> tuple[str, dict[str, JSON]] | None:
         if step["missing"] == self.seat:

@@ -23,14 +23,16 @@ def numbered(record: Record, fields: Mapping[str, JSON]) -> StepRecord:
 
 
 def for_chance(record: Record, request: Request) -> list[dict[str, JSON]]:
-    """The steps that answer a chance request: a draw (after a new chain epoch when one is due), a
-    shuffle, a deal or a reveal."""
+    """The steps that answer a chance request: a draw (after a new chain epoch when one is due, and
+    for dice under a cup after the owner's commitment), a shuffle, a deal or a reveal."""
     if isinstance(request, Roll | Pick):
         draw = record.draws + 1
         epoch, _ = position(draw, record.chains.length)
         steps: list[dict[str, JSON]] = []
         if epoch > record.epochs:
             steps.append({"step": "chain", "epoch": epoch})
+        if isinstance(request, Roll) and request.to is not None:
+            steps.append({"step": "cup", "request": request.to_json()})
         steps.append({"step": "draw", "draw": draw, "request": request.to_json()})
         return steps
     if isinstance(request, Shuffle):

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
-from atoll.chance import Deal, Request
+from atoll.chance import Deal, Request, Roll
 from atoll.engine.resolver import Resolution
 from atoll.errors import ProtocolViolation
 from atoll.fair import steps
@@ -93,6 +93,12 @@ class NetResolver:
                 }
             )
             return Resolution({}, mine)
+        if isinstance(request, Roll) and request.to is not None:
+            # dice under a cup: only the owner's peer computes them (from its secret and the draw)
+            me = self.me
+            if me is None or me.seat != request.to:
+                return Resolution(result)
+            return Resolution(result, {me.seat: {h: me.known[h] for h in request.handles()}})
         return Resolution(result)
 
     def seal(self, seat: int, handles: Sequence[str], values: Sequence[JSON] | None) -> None:
@@ -118,6 +124,7 @@ class NetResolver:
             self.finished = True
             faces = self.record.sealed_values()
             faces.update(self.record.deck.all_faces(self.record.seeds))
+            faces.update(self.record.cups.all_faces(self.record.seeds))
             self._final = True
             self._judge_open(faces)
 
@@ -184,6 +191,7 @@ class NetResolver:
         if faces is None:
             faces = self.record.commitments.opened()
             faces.update(self.record.deck.all_public())
+            faces.update(self.record.cups.opened())
         for index, (seat, handles) in enumerate(self.record.sealed):
             if (self._final or index not in self._judged) and all(h in faces for h in handles):
                 self._judged.add(index)

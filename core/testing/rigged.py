@@ -45,6 +45,8 @@ class RiggedResolver(LocalResolver):
         """Answer from the rig where it says something, else from the seed."""
         if isinstance(request, Roll) and self._rolls:
             values = [self._take_roll(request.sides) for _ in range(request.count)]
+            if request.to is not None:  # dice under a cup: rigged like open ones, seen by the owner only
+                return self._private_roll(request, values)
             return Resolution({"values": values})
         if isinstance(request, Pick) and self._picks:
             return Resolution({"picked": [self._take_pick(request) for _ in range(request.count)]})
