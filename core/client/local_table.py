@@ -11,15 +11,15 @@ import asyncio
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
-from atoll.client.matching import short_form
 from atoll.client.narration import describe_chance, describe_sealed
+from atoll.client.refusals import parse_typed
 from atoll.client.saves import save_replacing
 from atoll.client.source import LogLine, Refused, SeatLine, Waiting
 from atoll.engine.local import LocalResolver
 from atoll.engine.loop import observe
 from atoll.engine.match import Event, Match
 from atoll.engine.observation import Agent
-from atoll.errors import AmbiguousAction, AtollError, CorruptSave, UnknownAction
+from atoll.errors import AtollError, CorruptSave
 from atoll.game import Fragments, Game
 from atoll.jsondata import JSON, canonical
 from atoll.types import Action, Chance, Config, Decision, End, Results
@@ -213,35 +213,12 @@ class LocalTable:
         step = self.match.step()
         if seat not in self._humans or not isinstance(step, Decision) or step.seat != seat:
             raise Refused(f"it is not {self.names()[seat]}'s turn: {self.waiting().text}")
-        texts = self._texts(seat)
-        try:
-            action = self.match.parse(seat, text)
-        except AmbiguousAction as exc:
-            raise Refused(f"{exc}; type more of it", self._candidates(text, list(texts))) from exc
-        except UnknownAction as exc:
-            meant = short_form(text, list(texts))
-            if len(meant) != 1:
-                raise self._refusal(seat, text, list(texts), meant) from exc
-            action = texts[meant[0]]
+        action = parse_typed(self.match, seat, self._texts(seat), text)
         chosen = self.game.describe(self.match.state, action)
         self._act(seat, action)
         self._moved.set()
         self.autosave()
         return chosen
-
-    def _candidates(self, text: str, texts: list[str]) -> list[str]:
-        wanted = " ".join(text.lower().split())
-        return [t for t in texts if t.lower().startswith(wanted)] or short_form(text, texts)
-
-    def _refusal(self, seat: int, text: str, texts: list[str], meant: list[str]) -> Refused:
-        if len(meant) > 1:
-            return Refused(f"{text.strip()!r} could be any of: {', '.join(meant)}; type more of it", meant)
-        reason = self.game.explain_illegal(self.match.state, seat, self.match.knowledge(seat), text.strip())
-        if reason:
-            return Refused(f"{text.strip()!r} is not possible now: {reason}")
-        more = f", … ({len(texts)} in all; Tab lists them)" if len(texts) > 8 else ""
-        listed = ", ".join(texts[:8]) + more
-        return Refused(f"{text.strip()!r} is not a legal action now; legal: {listed}")
 
     def can_undo(self, seat: int) -> bool:
         """Whether ``seat`` (a person, now to decide) has an action to take back."""
@@ -361,6 +338,10 @@ class LocalTable:
         faces = self.match.resolver.faces()  # type: ignore[attr-defined]
         save_replacing(self.match, self.save_path, seed=self.seed, faces=faces,
                        extra={"client": self.client_record()})
+
+    def chat(self, text: str) -> None:
+        """Refused: at a local game nobody else reads table talk."""
+        raise Refused("table talk is for network tables: nobody else sits at this game")
 
     def leave(self) -> str | None:
         """Save the game; say where, and how to go on with it."""

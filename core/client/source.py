@@ -1,7 +1,7 @@
 """What a table screen reads: the :class:`TableSource` interface, and the small values it returns.
 
-A local game (:class:`atoll.client.local_table.LocalTable`) implements it now; a
-network table implements the same methods later, so one screen draws both. The
+A local game (:class:`atoll.client.local_table.LocalTable`) and a network table
+(:class:`atoll.client.net_source.NetTable`) implement it, so one screen draws both. The
 screen never touches the engine: it reads through these methods on every
 redraw and calls :meth:`TableSource.submit` with what the player typed.
 """
@@ -39,12 +39,18 @@ class LogLine:
     seat: int | None
     text: str
     private: str | None = None
+    privately: tuple[tuple[int, str], ...] = ()
+    """Other seats' own wordings, ``(seat, text)``: what chance showed one seat (``"you draw a zebra"``)."""
+    chat: bool = False
+    """Table talk (a person's words, never part of the game log)."""
 
     def seen_by(self, viewer: int | None) -> str:
         """The line as ``viewer`` may read it."""
-        if self.private is not None and viewer is not None and viewer == self.seat:
+        if viewer is None:
+            return self.text
+        if self.private is not None and viewer == self.seat:
             return self.private
-        return self.text
+        return next((text for seat, text in self.privately if seat == viewer), self.text)
 
 
 @dataclass(frozen=True)
@@ -143,3 +149,7 @@ class TableSource(Protocol):
     def leave(self) -> str | None:
         """The player leaves: keep what is needed to come back; returns a line to print (where the
         game was saved and how to resume it), or ``None``."""
+
+    def chat(self, text: str) -> None:
+        """Say ``text`` to everyone at the table (table talk); raises :class:`Refused` where nobody
+        else can read it (a local game)."""

@@ -1,19 +1,136 @@
-"""A person at a network table, at the line-by-line prompt: the board, the news, completion of moves.
+"""A person at a network table: the full-screen client in a terminal, the line-by-line prompt elsewhere.
 
-Until the full-screen client plays network tables, a person types their moves here, with the same
-completion over the legal action texts as ``atoll play``'s prompt client.
+:func:`play_on_screen` seats a person (or a spectator) at the table screen
+(:class:`~atoll.tui.screen.TableScreen` over :class:`~atoll.client.net_source.NetTable`) while the
+table's loop runs beside it; :func:`person_chooser` and :func:`say_event` are the prompt client kept
+for ``TERM=dumb`` and input or output that is not a terminal.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+import logging
+import os
+import sys
+from collections.abc import Awaitable, Callable, Iterator, Mapping
+from typing import TYPE_CHECKING, Protocol
 
 from atoll.engine.match import Match
 from atoll.engine.observation import Observation
 from atoll.errors import AmbiguousAction, UnknownAction
+from atoll.net.envelope import Envelope
+from atoll.net.transport import HostSocket
+from atoll.table.host import Sequencer
 from atoll.table.peer import Chooser
-from atoll.table.table import Event
+from atoll.table.serve import deliver
+from atoll.table.table import Event, Table
 from atoll.types import Action
+
+if TYPE_CHECKING:  # prompt_toolkit is imported only when a person plays
+    from prompt_toolkit.input import Input
+    from prompt_toolkit.output import Output
+
+    from atoll.client.net_source import NetTable, Serve
+    from atoll.tui.palette import Look
+    from atoll.tui.screen import TableScreen
+
+
+class Hearing(Protocol):
+    """What hands this peer the table talk the host relays (a peer session, or the host itself)."""
+
+    on_chat: Callable[[Envelope], None] | None
+
+
+def full_screen(env: Mapping[str, str] | None = None) -> bool:
+    """Whether to open the full-screen client: a terminal on both ends whose type is not ``dumb``."""
+    env = os.environ if env is None else env
+    return env.get("TERM", "") not in ("", "dumb") and sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def host_sender(host: Sequencer, socket: HostSocket) -> Callable[[bytes], Awaitable[None]]:
+    """How the host's own person sends a message: sequenced here, the frames delivered at once."""
+
+    async def send(data: bytes) -> None:
+        deliver(socket, host.local(data))
+
+    return send
+
+
+async def play_on_screen(
+    table: Table,
+    serve: Serve,
+    send: Callable[[bytes], Awaitable[None]],
+    *,
+    role: str,
+    hearing: Hearing | None = None,
+    hosting: bool = False,
+    leave_line: str | None = None,
+    note: str | None = None,
+    input: Input | None = None,
+    output: Output | None = None,
+) -> bool:
+    """Run the table's loop (``serve(chooser, on_event)``) with a person at the table screen until they
+    leave it; the table talk ``hearing`` receives is shown, and ``send`` carries theirs to the host.
+    Prints the result screen's closing lines once the screen is gone; returns whether the person left
+    before the end. ``input``/``output`` are for tests. Raises what keeps the person from sitting down
+    (a full table, a host that refuses)."""
+    from atoll.client.net_source import NetTable
+    from atoll.tui.palette import Look
+    from atoll.tui.screen import Ending
+
+    source = NetTable(table, role=role, send=send, hosting=hosting, leave_line=leave_line, note=note)
+    if hearing is not None:
+        hearing.on_chat = source.hear
+    encoding = (getattr(sys.stdout, "encoding", "") or "").lower()
+    look = Look(unicode=encoding.startswith("utf"), palette=True)
+
+    with _warnings_into(source):
+        source.start(serve)
+        try:
+            await source.ready()
+            screen = table_screen(source, look=look, input=input, output=output)
+            result = await screen.run()
+        finally:
+            await source.close()
+    for line in result.lines:
+        print(line)
+    return result.ending is Ending.LEFT
+
+
+def table_screen(
+    source: NetTable, *, look: Look | None = None, input: Input | None = None, output: Output | None = None
+) -> TableScreen:
+    """The table screen over a network table (no rematch; leaving says how to come back)."""
+    from atoll.tui.screen import TableScreen
+
+    def hint() -> str | None:
+        return "you host this table: leaving closes it for everyone" if source.hosting else source.leave_line
+
+    return TableScreen(source, look=look, input=input, output=output, leave_hint=hint, can_rematch=False)
+
+
+class _ToLog(logging.Handler):
+    """Puts the table's warnings in the screen's log instead of on a terminal the screen owns."""
+
+    def __init__(self, source: NetTable) -> None:
+        super().__init__(logging.WARNING)
+        self.source = source
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.source.note_line(f"({record.getMessage()})")
+
+
+@contextlib.contextmanager
+def _warnings_into(source: NetTable) -> Iterator[None]:
+    logger = logging.getLogger("atoll")
+    handler, propagate = _ToLog(source), logger.propagate
+    logger.addHandler(handler)
+    logger.propagate = False
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
+        logger.propagate = propagate
 
 
 def person_chooser(match_of: Callable[[], Match]) -> Chooser:

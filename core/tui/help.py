@@ -42,7 +42,9 @@ def keys_help() -> Fragments:
     for name, (key, what) in {**TOPICS, **COMMANDS}.items():
         lines.append(("", f"  {key:<7} {name:<7} {what}\n"))
     lines.append(("", "\n  A command typed at the prompt works too (/command if an action has its name).\n"
-                      "  Esc or q closes a help screen; PgUp/PgDn scroll.\n"))
+                      "  Esc or q closes a help screen; PgUp/PgDn scroll.\n"
+                      "  At a network table, ' (or /say) and a text talks to the table; a spectator's\n"
+                      "  plain text does too. Table talk is marked and never part of the game's log.\n"))
     return lines
 
 

@@ -55,7 +55,8 @@ def table_keys(screen: TableScreen) -> KeyBindings:
     keys.add("<any>", filter=overlay)(run(lambda: None))  # a help screen takes no typing
     keys.add("enter", filter=handoff, eager=True)(run(screen.take_keyboard))
     keys.add("<any>", filter=handoff)(run(lambda: None))  # nothing reaches the game before the handover
-    keys.add("r", filter=over, eager=True)(run(screen.rematch))
+    rematch = Condition(lambda: screen.can_rematch)
+    keys.add("r", filter=over & rematch, eager=True)(run(screen.rematch))
     keys.add("tab", filter=typing)(run(screen.tab))
     keys.add("s-tab", filter=typing)(run(screen.tab_back))
     return keys

@@ -77,7 +77,10 @@ STYLE = Style.from_dict({
     "question": "reverse bold",
     "command": "italic",
     "changed": "bg:#3a3a3a",
+    "chat": "italic",
 })
+#: What begins table talk at the prompt.
+CHAT_MARKS = ("'", '"', "/say ")
 
 
 class Ending(enum.Enum):
@@ -104,7 +107,8 @@ class TableScreen:
 
     ``input`` and ``output`` default to this terminal; tests pass a pipe input
     and ``DummyOutput``. ``leave_hint`` gives the line that says how to come
-    back after leaving (``None``: none).
+    back after leaving (``None``: none). ``can_rematch``: the result screen offers
+    another game with the same people (``r``).
     """
 
     def __init__(
@@ -115,8 +119,10 @@ class TableScreen:
         input: Input | None = None,
         output: Output | None = None,
         leave_hint: Callable[[], str | None] | None = None,
+        can_rematch: bool = True,
     ) -> None:
         self.source = source
+        self.can_rematch = can_rematch
         self.look = look or Look()
         humans = list(source.humans())
         self.viewer: int | None = humans[0] if humans else None  # None: a spectator
@@ -156,6 +162,8 @@ class TableScreen:
 
     def _changed(self) -> None:
         """The source changed: hand the keyboard over in a hot-seat game, ring when a turn comes."""
+        if self.viewer is None and self.source.humans():  # a network seat is taken once the host logs it
+            self.viewer = self.source.humans()[0]
         waiting = self.source.waiting()
         mine = waiting.local and waiting.seat is not None
         if mine and waiting.seat != self.viewer and waiting.seat is not None:
@@ -346,6 +354,9 @@ class TableScreen:
             style = "class:news" if number >= self._seen_log else ""
             if line.seat is not None and line.seat == self.viewer:
                 style = self.look.seat_style(line.seat, self.source.seats()[line.seat].name)
+            if line.chat:
+                out.append((f"{style} class:chat", ("» " if self.look.unicode else "> ") + line.text + "\n"))
+                continue
             out.append((style, line.seen_by(self.viewer) + "\n"))
         results = self.source.results()
         if results is not None:
@@ -380,7 +391,8 @@ class TableScreen:
 
     def _prompt_text(self) -> Fragments:
         if self._waiting().over:
-            return [("class:prompt", "game over (Enter leaves, r: rematch)> ")]
+            again = ", r: rematch" if self.can_rematch else ""
+            return [("class:prompt", f"game over (Enter leaves{again})> ")]
         if self.viewer is None:
             return [("class:prompt.waiting", "watching> ")]
         if not self._my_turn():
@@ -407,6 +419,8 @@ class TableScreen:
             if explained:
                 return [("", f"{exact}: {explained}")]
         keys = "Tab completes · F1 help · F2 rules · F3 cards · F4 legend · F5 log · ^C leave"
+        if self.viewer is None:
+            keys = "type to talk to the table · F1 help · F2 rules · F3 cards · F5 log · ^C leave"
         return [("class:hint", keys)]
 
     def _leave_question(self) -> str:
@@ -449,8 +463,14 @@ class TableScreen:
             if self._waiting().over:
                 self.app.exit(result=ScreenResult(Ending.FINISHED, self._closing_lines()))
             return True
+        said = next((text[len(mark):] for mark in CHAT_MARKS if text.lower().startswith(mark)), None)
         command = text.lower().removeprefix("/")
         legal = {normal_text(t) for t in self._legal_texts()}
+        if said is None and self.viewer is None and command not in self._commands():
+            said = text  # a spectator has no move to make: whatever it types is table talk
+        if said is not None:
+            self._chat(buffer, said)
+            return True
         if command in self._commands() and (text.startswith("/") or normal_text(text) not in legal):
             buffer.reset()
             self.command(command)
@@ -477,6 +497,15 @@ class TableScreen:
         self.say(f"you played: {chosen}", "class:hint")
         self._changed()
         return True
+
+    def _chat(self, buffer: Buffer, text: str) -> None:
+        try:
+            self.source.chat(text)
+        except Refused as exc:
+            self.say(str(exc), "class:refused")
+            return
+        buffer.reset()
+        self.app.invalidate()
 
     def command(self, name: str) -> None:
         """Run a command typed at the prompt or given by its key."""

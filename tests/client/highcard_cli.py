@@ -16,7 +16,7 @@ from tests.games import highcard
 
 def main(argv: list[str]) -> int:
     """Parse ``atoll play highcard ARGV`` and play it with High Card installed."""
-    args = build_parser().parse_args(["play", "highcard", *argv])
+    args = build_parser(["play"]).parse_args(["play", "highcard", *argv])
     try:
         cmd_play.play(args, load_registry(extra=[("highcard", highcard)]))
     except AtollError as exc:

@@ -28,7 +28,7 @@ PLAY_ANY_FIRST_CARD = "".join(f"play {face} (deck.0)\n" for face in range(1, 9))
 
 def play(options: list[str], typed: str, data: Path) -> SessionResult:
     """Run `atoll play highcard OPTIONS` in this process on ``typed`` lines."""
-    args = build_parser().parse_args(["play", "highcard", "--bots", "random", *options])
+    args = build_parser(["play"]).parse_args(["play", "highcard", "--bots", "random", *options])
     found = load_registry(entry_points=False, extra=[("highcard", highcard)])
     with create_pipe_input() as pipe:
         pipe.send_text(typed)
@@ -38,7 +38,7 @@ def play(options: list[str], typed: str, data: Path) -> SessionResult:
 
 
 def test_play_is_a_subcommand_with_its_options() -> None:
-    args = build_parser().parse_args(["play", "kariba", "--seats", "3", "--bots", "search,random",
+    args = build_parser(["play"]).parse_args(["play", "kariba", "--seats", "3", "--bots", "search,random",
                                       "--seed", "7", "--seat", "1", "--variant", "standard"])
     assert (args.game, args.seats, args.bots, args.seed, args.seat) == ("kariba", 3, "search,random", 7, 1)
 

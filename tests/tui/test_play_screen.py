@@ -19,7 +19,7 @@ WHEN = datetime(2026, 1, 2, 3, 4, 5)
 
 def play(options: list[str], typed: str, data: Path) -> ScreenResult:
     """`atoll play OPTIONS` full screen in this process, ``typed`` sent at once."""
-    args = build_parser().parse_args(["play", *options])
+    args = build_parser(["play"]).parse_args(["play", *options])
     with pipe() as keys:
         keys.send_text(typed)
         return cmd_play.play_screen(args, registry(), input=keys, output=SizedOutput(),

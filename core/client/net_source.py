@@ -1,0 +1,482 @@
+"""A network table as a :class:`~atoll.client.source.TableSource`: this peer's copy of the table, read
+for the screen, with the person's moves handed to the table's loop and table talk sent beside the log.
+
+The table's loop (the host's relay, or a peer's sync with the host) is the caller's: :meth:`NetTable.start`
+runs it with :meth:`NetTable.chooser` as the seat's chooser, so the socket code stays in
+:mod:`atoll.table` and the screen reads only this class. Every reading method works from the
+:class:`~atoll.table.table.Table` as it stands; :meth:`NetTable.run` watches it for changes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+from atoll.chance import Roll, request_from_json
+from atoll.client.narration import describe_chance, describe_sealed
+from atoll.client.refusals import parse_typed
+from atoll.client.source import LogLine, Refused, SeatLine, Waiting
+from atoll.engine.observation import Observation
+from atoll.errors import AtollError
+from atoll.game import Fragments, Game
+from atoll.jsondata import JSON
+from atoll.net.envelope import Envelope
+from atoll.table.table import Event, Table
+from atoll.types import Action, Config, Results, State
+
+#: How often the table is looked at for changes to draw, in seconds.
+POLL_S = 0.1
+#: The longest chat line sent or shown (the host relays at most 500 characters).
+CHAT_LIMIT = 300
+
+#: Runs the table's loop with a chooser for this peer's seat and a listener for table events.
+Serve = Callable[
+    [Callable[[Observation], Awaitable[Action]] | None, Callable[[Event], None]], Awaitable[object]
+]
+
+#: What each step of the fair protocols waits for, in words for the status line.
+STEP_WORDS = {
+    "setup": "greeting",
+    "chain": "chance commitment",
+    "draw": "chance opening",
+    "seal": "sealed choice",
+    "prove": "proof of the cards shown",
+    "reveal": "part in turning cards up",
+    "shuffle": "shuffle",
+    "deal": "part in the deal",
+    "leave": "keys on leaving",
+    "timeout": "witness",
+    "finish": "seed opening",
+}
+
+
+class NetTable:
+    """One peer's table for the screen.
+
+    :param table: this peer's copy of the table (the host's own copy at the host).
+    :param role: ``"sit"`` (a person plays the seat this peer takes) or ``"watch"``.
+    :param send: sends one signed message to the host (table talk).
+    :param hosting: whether this peer is the host (its own chat is not relayed back to it).
+    :param leave_line: what to print when the person leaves before the end (how to come back).
+    :param note: a line for the board while the seats fill up (how others join).
+    """
+
+    def __init__(
+        self,
+        table: Table,
+        *,
+        role: str,
+        send: Callable[[bytes], Awaitable[None]],
+        hosting: bool = False,
+        leave_line: str | None = None,
+        note: str | None = None,
+    ) -> None:
+        if role not in ("sit", "watch"):
+            raise ValueError(f"role is 'sit' or 'watch', not {role!r}")
+        self.table = table
+        self.role = role
+        self.hosting = hosting
+        self.leave_line = leave_line
+        self.note = note
+        self._send = send
+        self._task: asyncio.Task[object] | None = None
+        self._sending: set[asyncio.Task[None]] = set()
+        self._asked: asyncio.Future[Action] | None = None
+        self._asked_at = -1
+        self._sent_at = -1
+        self._problem: str | None = None
+        self._log: list[LogLine] = []
+        self._told = 0  # table events looked at
+        self._told_entries: set[int] = set()  # entries whose own event was passed over
+        self._narrated = 0  # match events narrated
+        self._shadow: State | None = None  # the state before the next match event, for its log line
+        self._my_sealed: list[str] = []  # the texts of this seat's sealed choices, oldest first
+        self._texts_at: tuple[int, int] | None = None
+        self._texts_now: dict[str, Action] = {}
+        self.game: Game
+        self.config: Config
+
+    # -- starting -------------------------------------------------------------------------
+
+    def start(self, serve: Serve) -> None:
+        """Run the table's loop (``serve(chooser, on_event)``) as a task on the running event loop."""
+        choose = self.chooser if self.role == "sit" else None
+        self._task = asyncio.ensure_future(serve(choose, lambda event: None))
+
+    async def ready(self, timeout: float = 30.0) -> None:
+        """Wait until the table is open and this peer holds its seat (or watches); raises
+        :class:`AtollError` (the loop's own error, such as a full table) if it cannot get there."""
+        assert self._task is not None, "start() first"
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while not self._seated():
+            if self._task.done():
+                error = self._task.exception()
+                if error is not None:
+                    raise error
+                raise AtollError(f"the table ended before this peer sat down: {self.table.ended or 'closed'}")
+            if loop.time() > deadline:
+                raise AtollError(f"the table did not seat this peer within {timeout:g} s")
+            await asyncio.wait({self._task}, timeout=0.02)
+        lobby = self.table.lobby
+        assert lobby is not None
+        self.game = self.table.games(lobby.game)
+        self.config = Config(lobby.seats, lobby.variant, dict(lobby.options))
+
+    def _seated(self) -> bool:
+        lobby, me = self.table.lobby, self.table.me
+        if lobby is None:
+            return False
+        return me in (lobby.seated if self.role == "sit" else lobby.spectators)
+
+    async def close(self, grace: float = 10.0) -> None:
+        """Stop the table's loop: at once when the person left before the end (the seat stays in the
+        log, to come back to); once the game is over, after up to ``grace`` seconds for it to close."""
+        if self._task is not None and not self._task.done() and self.results() is not None:
+            await asyncio.wait({self._task}, timeout=grace)
+        for task in (self._task, *self._sending):
+            if task is not None and not task.done():
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+
+    # -- the seat's chooser ---------------------------------------------------------------
+
+    async def chooser(self, observation: Observation) -> Action:
+        """Wait for the person to type this seat's move (the table's loop asks once per decision)."""
+        engine = self.table.engine
+        self._asked_at = len(engine.match.events) if engine is not None else -1
+        self._asked = asyncio.get_running_loop().create_future()
+        self._notify()
+        try:
+            return await self._asked
+        finally:
+            self._asked = None
+
+    # -- reading (the TableSource methods) ------------------------------------------------
+
+    def title(self) -> str:
+        """The table's name, the game, variant and seats, and who watches."""
+        lobby = self.table.lobby
+        assert lobby is not None
+        watching = f" · {len(lobby.spectators)} watching" if lobby.spectators else ""
+        return f"{lobby.name}: {self.game.info.title} ({lobby.variant}), {lobby.seats} seats{watching}"
+
+    def humans(self) -> Sequence[int]:
+        """This peer's seat, when a person plays it here."""
+        seat = self.table.my_seat
+        return [seat] if seat is not None and self.role == "sit" else []
+
+    def names(self) -> list[str]:
+        """The game's seat names."""
+        return list(self.game.seat_names(self.config))
+
+    def who(self, seat: int) -> str:
+        """Who sits at ``seat``: their name (``"you"`` at this peer), or ``"free"``."""
+        lobby = self.table.lobby
+        assert lobby is not None
+        if seat >= len(lobby.seated):
+            return "free"
+        name = lobby.names.get(lobby.seated[seat], "?")
+        return f"{name} (you)" if seat == self.table.my_seat else name
+
+    def board(self, viewer: int | None) -> Fragments:
+        """The game's drawing of ``viewer``'s view; before the game, the seats filling up."""
+        engine = self.table.engine
+        if engine is None:
+            return self._lobby_board()
+        return self.game.render(engine.match.view(viewer))
+
+    def _lobby_board(self) -> Fragments:
+        lobby = self.table.lobby
+        assert lobby is not None
+        out: Fragments = [("bold", f"{lobby.name}\n"), ("", f"{self.game.info.title} ({lobby.variant})\n\n")]
+        for seat, name in enumerate(self.names()):
+            who = self.who(seat)
+            out.append(("" if who != "free" else "italic", f"  {name:<10} {who}\n"))
+        for author in lobby.spectators:
+            out.append(("italic", f"  watching   {lobby.names.get(author, '?')}\n"))
+        free = lobby.seats - len(lobby.seated)
+        out.append(("", f"\nThe game starts when every seat is taken ({free} free).\n"))
+        if self.note:
+            out.append(("italic", f"{self.note}\n"))
+        return out
+
+    def log(self) -> Sequence[LogLine]:
+        """The log so far: the game in its own words, who sat down, refusals, cheats and table talk."""
+        self._catch_up()
+        return list(self._log)
+
+    def seats(self) -> Sequence[SeatLine]:
+        """Every seat for the seats panel."""
+        engine = self.table.engine
+        acting = engine.waiting().seat if engine is not None else None
+        mine = self.table.my_seat if self.role == "sit" else None
+        return [SeatLine(seat, name, self.who(seat), seat == acting, seat == mine)
+                for seat, name in enumerate(self.names())]
+
+    def waiting(self) -> Waiting:
+        """What the table waits for now: players, a seat's move, or a seat's part in the fair protocols."""
+        problem = self.problem()
+        if problem is not None:
+            return Waiting(None, f"the game stopped: {problem}", False, over=True)
+        if self.results() is not None:
+            return Waiting(None, "the game is over", False, over=True)
+        lobby, engine = self.table.lobby, self.table.engine
+        if lobby is None:
+            return Waiting(None, "connecting to the table…", False)
+        if engine is None:
+            free = lobby.seats - len(lobby.seated)
+            return Waiting(None, f"waiting for players: {len(lobby.seated)} of {lobby.seats} seats taken, "
+                                 f"{free} free", False)
+        now = engine.waiting()
+        if now.owed:
+            return Waiting(None, self._owed_text(now.owed), False)
+        if now.seat is None:
+            return Waiting(None, "the table is working…", False)
+        name = self.names()[now.seat]
+        if now.seat != self.table.my_seat or self.role != "sit":
+            verb = "is making a secret choice…" if now.secret else "is thinking…"
+            return Waiting(now.seat, f"{name} ({self.who(now.seat)}) {verb}", False, now.secret)
+        if self._asked is None or self._asked.done():
+            return Waiting(now.seat, "your move is on its way to the host…", False, now.secret)
+        asked = self.game.decision_prompt(engine.match.state, now.seat)
+        if asked is None:
+            asked = "a secret choice" if now.secret else "a move"
+        return Waiting(now.seat, f"your turn ({name}): {asked}", True, now.secret)
+
+    def _owed_text(self, owed: Sequence[int]) -> str:
+        engine = self.table.engine
+        assert engine is not None
+        step = engine.resolver.record.step
+        kind = str(step.get("step", ""))
+        what = STEP_WORDS.get(kind, "protocol message")
+        if kind == "draw":
+            request = step.get("request")
+            with contextlib.suppress(Exception):
+                if isinstance(request_from_json(request), Roll):
+                    what = "die opening"
+        if owed == (self.table.my_seat,):
+            return f"sending your {what}…"
+        whose = [self.who(seat).removesuffix(" (you)") for seat in owed]
+        names = whose[0] if len(whose) == 1 else ", ".join(whose[:-1]) + " and " + whose[-1]
+        return f"waiting for {names}'s {what}"
+
+    def texts(self, seat: int) -> Sequence[str]:
+        """The legal texts of ``seat`` while the person there is asked for a move (else empty)."""
+        if not self._asked_now(seat):
+            return []
+        return list(self._texts(seat))
+
+    def _asked_now(self, seat: int) -> bool:
+        engine = self.table.engine
+        return (self._asked is not None and not self._asked.done() and engine is not None
+                and seat == self.table.my_seat and len(engine.match.events) == self._asked_at)
+
+    def _texts(self, seat: int) -> dict[str, Action]:
+        engine = self.table.engine
+        assert engine is not None
+        key = (len(engine.match.events), seat)
+        if self._texts_at != key:
+            self._texts_at = key
+            self._texts_now = engine.match.texts(seat)
+        return self._texts_now
+
+    def action_help(self, seat: int, text: str) -> str | None:
+        """What the legal action ``text`` does, from the game; ``None`` when it does not say."""
+        engine = self.table.engine
+        action = self._texts(seat).get(text) if self._asked_now(seat) else None
+        if action is None or engine is None:
+            return None
+        return self.game.action_help(engine.match.state, action)
+
+    def results(self) -> Results | None:
+        """The results once every seat has opened its seeds."""
+        end = self.table.results()
+        return end.results if end is not None else None
+
+    def score_details(self) -> Sequence[str]:
+        """How the game counted the scores, once it is over."""
+        engine = self.table.engine
+        if engine is None or self.results() is None:
+            return []
+        return list(self.game.score_details(engine.match.state))
+
+    def problem(self) -> str | None:
+        """Why the table stopped early: a cheat, or the link to the table failed."""
+        return self.table.ended or self._problem
+
+    # -- acting ---------------------------------------------------------------------------
+
+    def submit(self, seat: int, text: str) -> str:
+        """Hand the action ``text`` names to the table's loop; raises :class:`Refused` with the reason."""
+        engine = self.table.engine
+        if not self._asked_now(seat) or engine is None or self._asked is None:
+            raise Refused(f"it is not your turn: {self.waiting().text}")
+        action = parse_typed(engine.match, seat, self._texts(seat), text)
+        chosen = self.game.describe(engine.match.state, action)
+        if "secret" in action:
+            self._my_sealed.append(chosen)
+        self._sent_at = self._asked_at
+        self._asked.set_result(action)
+        return chosen
+
+    def can_undo(self, seat: int) -> bool:
+        """Never: a move at a network table is signed and in everyone's log."""
+        return False
+
+    def undo(self, seat: int) -> None:
+        """Refused: a network table has no undo."""
+        raise Refused("there is no undo at a network table: every move is signed and in everyone's log")
+
+    def chat(self, text: str) -> None:
+        """Send ``text`` to everyone at the table (relayed by the host, never in the game's log)."""
+        text = " ".join(text.split())
+        if not text:
+            raise Refused("say something after the quote mark")
+        if len(text) > CHAT_LIMIT:
+            raise Refused(f"a chat line is at most {CHAT_LIMIT} characters, not {len(text)}")
+        if self.table.lobby is None or not self._seated():
+            raise Refused("you can talk once you are at the table")
+        data = self.table.compose("chat", {"text": text})
+        task = asyncio.ensure_future(self._send(data))
+        self._sending.add(task)
+        task.add_done_callback(self._sending.discard)
+        if self.hosting:  # the host relays to the others, not to itself
+            self._log.append(self._chat_line(self.table.me or "", text))
+        self._notify()
+
+    def hear(self, message: Envelope) -> None:
+        """A chat message the host relayed (signed by its author): shown if its author is at the table."""
+        lobby = self.table.lobby
+        text = message.body.get("text")
+        if lobby is None or message.table != self.table.id or message.kind != "chat":
+            return
+        if message.author not in (*lobby.seated, *lobby.spectators) or not isinstance(text, str):
+            return
+        text = "".join(c for c in text if c.isprintable())[:CHAT_LIMIT].strip()
+        if text:
+            self._log.append(self._chat_line(message.author, text))
+            self._notify()
+
+    def note_line(self, text: str) -> None:
+        """Add a line of the table's own (a warning from the link or the host) to the log."""
+        self._log.append(LogLine(None, text[:CHAT_LIMIT]))
+        self._notify()
+
+    def _chat_line(self, author: str, text: str) -> LogLine:
+        lobby = self.table.lobby
+        assert lobby is not None
+        name = lobby.names.get(author, author[:8])
+        seat = lobby.seat_of(author)
+        if seat is None:
+            return LogLine(None, f"{name} (watching): {text}", chat=True)
+        return LogLine(seat, f"{name} ({self.names()[seat]}): {text}", chat=True)
+
+    def leave(self) -> str | None:
+        """Leave the table: the seat stays in its log; the line says how to come back, if it can be."""
+        if self.results() is not None or self.problem() is not None:
+            return None
+        return self.leave_line
+
+    # -- the background task --------------------------------------------------------------
+
+    async def run(self, changed: Callable[[], None]) -> None:
+        """Watch the table until its loop ends, calling ``changed`` when there is something new to draw;
+        a failure of the loop becomes a log line and :meth:`problem`, never an exception."""
+        self._changed = changed
+        try:
+            assert self._task is not None, "start() first"
+            stamp = None
+            while not self._task.done():
+                await asyncio.wait({self._task}, timeout=POLL_S)
+                now = self._stamp()
+                if now != stamp:
+                    stamp = now
+                    changed()
+            error = None if self._task.cancelled() else self._task.exception()
+            if error is not None and self.table.ended is None:
+                self._problem = str(error) or type(error).__name__
+                self._log.append(LogLine(None, f"the table stopped: {self._problem}"))
+        except Exception as exc:  # the screen must stay up to say what happened
+            self._problem = f"{type(exc).__name__}: {exc}"
+        changed()
+
+    def _stamp(self) -> tuple[int, int, int, bool]:
+        engine = self.table.engine
+        steps = engine.resolver.record.n if engine is not None else -1
+        return (len(self.table.log.entries), len(self._log), steps, self._asked is not None)
+
+    def _notify(self) -> None:
+        changed = getattr(self, "_changed", None)
+        if changed is not None:
+            changed()
+
+    # -- the log ----------------------------------------------------------------------------
+
+    def _catch_up(self) -> None:
+        """Add log lines for what happened since last time: game steps first, then table events."""
+        engine = self.table.engine
+        if engine is not None:
+            events = engine.match.events
+            if self._shadow is None and not self._narrated:
+                self._shadow = self.game.setup(self.config)
+            while self._narrated < len(events) and self._shadow is not None:
+                try:
+                    self._log.append(self._narrate(events[self._narrated]))
+                except Exception as exc:  # a plugin's wording bug must not stop the table
+                    self._log.append(LogLine(None, f"(the log stops telling the game: {exc})"))
+                    self._shadow = None
+                self._narrated += 1
+        for event in self.table.events[self._told:]:
+            line = self._told_line(event)
+            if line is not None:
+                self._log.append(line)
+        self._told = len(self.table.events)
+
+    def _narrate(self, event: dict[str, Any]) -> LogLine:
+        """The log line of one game step, from the state before it (kept in ``_shadow``)."""
+        state = self._shadow
+        assert state is not None and self.table.engine is not None
+        names = self.names()
+        if "request" in event:
+            request = request_from_json(event["request"])
+            outcome: dict[str, JSON] = event["outcome"]
+            text = self.game.describe_chance(state, request, outcome)
+            line = LogLine(None, text if text is not None else describe_chance(request, outcome, names),
+                           privately=self._private_chance(state, request, outcome))
+            self._shadow = self.game.resolve(state, request, outcome)
+            return line
+        seat = int(event["seat"])
+        if "sealed" in event:
+            mine = seat == self.table.my_seat and bool(self._my_sealed)
+            private = describe_sealed(names[seat], self._my_sealed.pop(0)) if mine else None
+            self._shadow = self.game.apply(state, {"sealed": event["sealed"]})
+            return LogLine(seat, describe_sealed(names[seat]), private)
+        line = LogLine(seat, self.game.describe_log(state, seat, event["action"]))
+        self._shadow = self.game.apply(state, event["action"])
+        return line
+
+    def _private_chance(
+        self, state: State, request: Any, outcome: dict[str, JSON]
+    ) -> tuple[tuple[int, str], ...]:
+        seat, engine = self.table.my_seat, self.table.engine
+        if seat is None or engine is None:
+            return ()
+        said = self.game.describe_chance_to(state, request, outcome, seat, engine.match.knowledge(seat))
+        return ((seat, said),) if said else ()
+
+    def _told_line(self, event: Event) -> LogLine | None:
+        """A table event the game's own log does not tell: who sat down, a refusal, a cheat."""
+        if event.blame is not None:
+            return LogLine(None, f"CHEAT: {event.text}")
+        if event.refused:
+            return LogLine(None, f"(refused) {event.text}")
+        entries = self.table.log.entries
+        kind = entries[event.seq].message.kind if 0 <= event.seq < len(entries) else ""
+        if kind in ("move", "end") and event.seq not in self._told_entries:
+            self._told_entries.add(event.seq)  # the entry's own event: the game's log tells it better
+            return None
+        return LogLine(None, event.text)
