@@ -154,7 +154,7 @@ class SearchBot:
         seats = observation.config.seats
         timed = self.seconds is not None and iterations is None
         budget = self.iterations if iterations is None else iterations
-        deadline = self._clock() + self.seconds if timed and self.seconds is not None else math.inf
+        clock = _Deadline(self._clock, self.seconds if timed else None)
         first = sampler.simulator(self._rng) if self.fast else None
         keys: Sequence[Hashable] = texts
         spent = done = 0
@@ -164,7 +164,7 @@ class SearchBot:
                 self._iterate(world, root, legal, texts, seats)
                 done += 1
                 spent += world.steps
-                if (spent >= self.step_budget and not timed) or self._clock() >= deadline:
+                if (spent >= self.step_budget and not timed) or clock.passed(done):
                     break
         else:
             keys = [first.code(state, action) for action in legal]
@@ -172,7 +172,7 @@ class SearchBot:
             while timed or done < budget:
                 spent += self._iterate_simulated(simulator, root, seats)
                 done += 1
-                if (spent >= self.step_budget and not timed) or self._clock() >= deadline:
+                if (spent >= self.step_budget and not timed) or clock.passed(done):
                     break
                 simulator = _simulated(sampler, self._rng)
         self.last_iterations = done
@@ -305,6 +305,31 @@ class SearchBot:
             if value > best_value:
                 best_index, best_child, best_value = index, child, value
         return best_index, best_child, False
+
+
+class _Deadline:
+    """When a timed search must stop. The clock is read about ten times over the budget, not at every
+    iteration: reading a process's CPU time is a system call, dearer than a fast iteration."""
+
+    __slots__ = ("_clock", "_end", "_next", "_start")
+
+    def __init__(self, clock: Callable[[], float], seconds: float | None) -> None:
+        self._clock = clock
+        self._start = clock() if seconds is not None else 0.0
+        self._end = self._start + seconds if seconds is not None else math.inf
+        self._next = 1 if seconds is not None else -1
+
+    def passed(self, done: int) -> bool:
+        """Whether the time is up after ``done`` iterations (never, without a time budget)."""
+        if done < self._next or self._next < 0:
+            return False
+        now = self._clock()
+        if now >= self._end:
+            return True
+        per_iteration = (now - self._start) / done
+        left = int((self._end - now) / per_iteration) if per_iteration > 0 else done
+        self._next = done + max(1, min(left, left // 10 + 1))
+        return False
 
 
 def _simulated(sampler: Sampler, rng: random.Random) -> Simulator:

@@ -14,7 +14,7 @@ from typing import Any
 
 from atoll import Action, Config, Results, State
 from atoll.fast import OVER, Draws, Position, Simulator
-from atoll.plugins.kariba.rules import CHASE_AT, DECK, ELEPHANT, FACES, HAND_SIZE, MOUSE, ROW_SIZE
+from atoll.plugins.kariba.rules import CHASE_AT, ELEPHANT, FACES, HAND_SIZE, HANDLES, MOUSE, ROW_SIZE
 
 #: The code of drawing a card from the pile (K16).
 DRAW_PILE = 0
@@ -64,7 +64,7 @@ class KaribaSimulator(Simulator):
         """A game at the decision ``start`` (its faces fix the pile's order and every hand)."""
         state, faces = start.state, start.faces
         sim = cls(config.seats, bool(state["experienced"]), draws)
-        sim.deck = [int(faces[f"{DECK}.{i}"]) for i in range(_PILE)]
+        sim.deck = [faces[handle] for handle in HANDLES]
         public = state["public"]
         for seat, handles in enumerate(state["hands"]):
             sim._give(seat, [public[h] if h in public else faces[h] for h in handles])

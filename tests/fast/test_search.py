@@ -39,11 +39,12 @@ def test_a_seed_gives_the_same_moves_on_the_fast_path() -> None:
     assert SearchBot(9).search(observation, 60) == SearchBot(9).search(observation, 60)
 
 
-def test_a_timed_search_thinks_until_its_clock_has_run_out() -> None:
-    ticks = itertools.count()
-    bot = SearchBot(1, seconds=25.0, clock=lambda: float(next(ticks)))
+def test_a_timed_search_thinks_until_its_clock_has_run_out_reading_it_now_and_then() -> None:
+    reads = itertools.count()
+    bot = SearchBot(1, seconds=25.0, clock=lambda: float(next(reads)))  # each reading takes a second
     bot.search(_first_decision(3))
-    assert bot.last_iterations == 25  # the clock is read once at the start and once per iteration
+    assert next(reads) == 26  # at the start, then until the clock shows 25 seconds more
+    assert bot.last_iterations > 100
 
 
 def test_a_game_without_a_fast_path_is_searched_through_its_api() -> None:
