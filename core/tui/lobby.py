@@ -1,19 +1,35 @@
-"""The lobby list: the tables announced on the LAN, one a line, to join, watch, or host anew.
+"""The lobby: the tables announced on the LAN, one a line, to join, watch, or host anew.
 
-It reads a plain list of :class:`Announcement` through a callable, so the discovery
-that fills it (DNS-SD, refreshed live) can be wired in later without changing it.
+:class:`LobbyList` reads a plain list of :class:`Announcement` through a callable;
+:class:`LobbyScreen` fills it from a DNS-SD browser (anything with a live ``tables`` list of
+:class:`~atoll.net.discovery.FoundTable`), redrawn as tables come and go, with the host form
+one key away.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
 
+from prompt_toolkit.application import Application
+from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
-from prompt_toolkit.layout import FormattedTextControl, Window
+from prompt_toolkit.layout import DynamicContainer, FormattedTextControl, HSplit, Layout, Window
+from prompt_toolkit.output import Output
 
 from atoll.game import Fragments
+from atoll.tui.host_form import HostChoice, HostForm
 from atoll.tui.palette import styled
+from atoll.types import GameInfo
+
+if TYPE_CHECKING:
+    from atoll.net.discovery import FoundTable
+    from atoll.registry import Registry
+
+#: How often the lobby redraws the list of tables found, in seconds.
+REFRESH_S = 0.5
 
 
 @dataclass(frozen=True)
@@ -30,6 +46,14 @@ class Announcement:
     """The host's name, as it announces itself."""
     fingerprint: str
     """The host's key fingerprint, so a player can tell two hosts of one name apart."""
+    found: Any = field(default=None, compare=False)
+    """Where the table was found (a :class:`~atoll.net.discovery.FoundTable`), to go there."""
+
+    @classmethod
+    def of(cls, found: FoundTable) -> Announcement:
+        """The line for a table a DNS-SD browser found (its address stands for the host)."""
+        a = found.announcement
+        return cls(a.name, a.game, a.variant, a.taken, a.free, found.address, a.fingerprint, found)
 
     def line(self, width: int = 80) -> str:
         """The announcement as one line of the list."""
@@ -115,3 +139,108 @@ class LobbyList:
             self._chosen("host", None)
 
         return keys
+
+
+class Browser(Protocol):
+    """What the lobby reads tables from: a DNS-SD browser (:class:`~atoll.net.discovery.TableBrowser`)
+    or, in tests, any object with such a list."""
+
+    @property
+    def tables(self) -> list[FoundTable]:
+        """The tables announced now."""
+
+
+@dataclass(frozen=True)
+class LobbyChoice:
+    """What the person chose in the lobby: ``"join"`` or ``"spectate"`` a ``table``, or ``"host"``."""
+
+    action: str
+    table: FoundTable | None = None
+    host: HostChoice | None = None
+
+
+class LobbyScreen:
+    """The lobby as a full-screen application: the tables ``browser`` finds, redrawn live; Enter joins,
+    ``s`` watches, ``h`` opens the host form (``games`` and their ``bot_kinds``), ``q`` or Esc leaves."""
+
+    def __init__(
+        self,
+        browser: Browser,
+        games: Sequence[GameInfo],
+        bot_kinds: Callable[[str], Sequence[str]],
+        *,
+        input: Input | None = None,
+        output: Output | None = None,
+    ) -> None:
+        self.browser = browser
+        self.list = LobbyList(self.tables, self._chosen)
+        self.form = HostForm(games, bot_kinds, self._hosted)
+        self.hosting = False
+        title = Window(FormattedTextControl([("reverse bold", " atoll lobby: tables on this LAN")]), height=1)
+        body = DynamicContainer(lambda: self.form if self.hosting else self.list)
+        keys = KeyBindings()
+
+        @keys.add("q")
+        @keys.add("escape")
+        @keys.add("c-c")
+        def _leave(event: KeyPressEvent) -> None:
+            if self.hosting and event.key_sequence[0].key != "c-c":
+                self._hosted(None)
+                return
+            self.app.exit(result=None)
+
+        self.app: Application[LobbyChoice | None] = Application(
+            layout=Layout(HSplit([title, body]), focused_element=self.list),
+            key_bindings=keys,
+            full_screen=True,
+            input=input,
+            output=output,
+        )
+
+    def tables(self) -> list[Announcement]:
+        """The tables announced now, as lobby lines."""
+        return [Announcement.of(found) for found in self.browser.tables]
+
+    async def run(self) -> LobbyChoice | None:
+        """Show the lobby until a table is chosen (or one to host), or the person leaves (``None``)."""
+        self.app.create_background_task(self._refresh())
+        return await self.app.run_async()
+
+    async def _refresh(self) -> None:
+        seen: list[Announcement] = []
+        while True:  # cancelled when the application ends
+            await asyncio.sleep(REFRESH_S)
+            now = self.tables()
+            if now != seen:
+                seen = now
+                self.app.invalidate()
+
+    def _chosen(self, action: str, table: Announcement | None) -> None:
+        if action == "host":
+            self.hosting = True
+            self.app.layout.focus(self.form)
+            return
+        if table is not None:
+            self.app.exit(result=LobbyChoice(action, table.found))
+
+    def _hosted(self, choice: HostChoice | None) -> None:
+        if choice is not None:
+            self.app.exit(result=LobbyChoice("host", host=choice))
+            return
+        self.hosting = False
+        self.app.layout.focus(self.list)
+
+
+async def choose_in_lobby(
+    registry: Registry, *, interfaces: Sequence[str] | None = None
+) -> LobbyChoice | None:
+    """Browse the LAN for tables (DNS-SD) while the lobby screen is open; what the person chose."""
+    from atoll.net.discovery import TableBrowser
+
+    games = [installed.game.info for installed in registry.games.values()]
+
+    def bot_kinds(game: str) -> list[str]:
+        return sorted(kind.name for kind in registry.bots_for(game))
+
+    async with TableBrowser(interfaces=interfaces) as browser:
+        return await LobbyScreen(browser, games, bot_kinds).run()

@@ -1,0 +1,75 @@
+"""The lobby screen over a browser of tables (a fake one here: DNS-SD runs only on the simulated LAN):
+tables appear and go while it is open, Enter joins, s watches, h opens the host form."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+
+from atoll.net.discovery import Announcement, FoundTable
+from atoll.net.identity import CurveKeyPair, Identity
+from atoll.tui.lobby import LobbyChoice, LobbyScreen
+from tests.tui.driver import ENTER, SizedOutput, pipe, registry, wait_for
+
+DOWN = "\x1b[B"
+
+
+def found(name: str, game: str = "kariba", taken: int = 1, free: int = 2) -> FoundTable:
+    """A table as a DNS-SD browser finds it."""
+    announcement = Announcement(
+        table=f"{game}-{abs(hash(name)) % 10**8}", name=name, game=game, variant="standard", taken=taken,
+        free=free, proto="1", fingerprint=Identity.generate().fingerprint,
+        curve_key=CurveKeyPair.generate().public.decode(),
+    )
+    return FoundTable(instance=f"{name}._atoll._tcp.local.", announcement=announcement,
+                      addresses=("10.0.0.2",), port=4000)
+
+
+@dataclass
+class FakeBrowser:
+    """Stands for a TableBrowser: its ``tables`` list changes as the test says."""
+
+    tables: list[FoundTable] = field(default_factory=list)
+
+
+def run_lobby(browser: FakeBrowser, script: list[tuple[str, float]], *,
+              appear: FoundTable | None = None) -> tuple[LobbyChoice | None, LobbyScreen]:
+    """Open the lobby, let ``appear`` show up on the LAN, type ``script`` (keys, pause after)."""
+    infos = [installed.game.info for installed in registry().games.values()]
+
+    async def scenario() -> tuple[LobbyChoice | None, LobbyScreen]:
+        with pipe() as keys:
+            lobby = LobbyScreen(browser, infos, lambda game: ["random"], input=keys, output=SizedOutput())
+            task = asyncio.ensure_future(lobby.run())
+            if appear is not None:
+                await asyncio.sleep(0.1)
+                browser.tables.append(appear)
+                await wait_for(lambda: appear.announcement.name in "".join(t for _, t in lobby.list._text()))
+            for typed, pause in script:
+                keys.send_text(typed)
+                await asyncio.sleep(pause)
+            return await asyncio.wait_for(task, 10), lobby
+
+    return asyncio.run(scenario())
+
+
+def test_a_table_announced_while_the_lobby_is_open_shows_and_enter_joins_it() -> None:
+    ann = found("Ann's table")
+    choice, _ = run_lobby(FakeBrowser(), [(ENTER, 0)], appear=ann)
+    assert choice == LobbyChoice("join", ann)
+
+
+def test_s_watches_the_highlighted_table_even_when_it_is_full() -> None:
+    full = found("full house", taken=3, free=0)
+    choice, _ = run_lobby(FakeBrowser([found("Ann's table"), full]), [(DOWN, 0.05), (ENTER, 0.05), ("s", 0)])
+    assert choice == LobbyChoice("spectate", full)
+
+
+def test_h_opens_the_host_form_and_enter_there_hosts_the_chosen_game() -> None:
+    choice, lobby = run_lobby(FakeBrowser(), [("h", 0.1), (ENTER, 0)])
+    assert choice is not None and choice.action == "host" and choice.host == lobby.form.choice()
+
+
+def test_q_leaves_the_lobby_without_a_choice() -> None:
+    choice, _ = run_lobby(FakeBrowser([found("Ann's table")]), [("q", 0)])
+    assert choice is None
