@@ -1,9 +1,10 @@
 """Write a new, separately installable atoll game plugin from the template.
 
-Usage: ``python -m atoll.authoring.new_plugin NAME DIR`` (``scripts/new-plugin`` runs it).
-The plugin gets its own pyproject.toml with an ``atoll.games`` entry point, a package
+Usage: ``python -m atoll.authoring.new_plugin [--example EXAMPLE] NAME DIR`` (``scripts/new-plugin``
+runs it). The plugin gets its own pyproject.toml with an ``atoll.games`` entry point, a package
 ``atoll_NAME`` holding a small dice game and a bot, a README, and tests that run the
-conformance kit and check the rules.
+conformance kit and check the rules. ``--example dice-under-cups`` starts from a worked example
+instead: Liar's Dice, whose dice only their owner sees (:mod:`atoll.authoring.examples`).
 """
 
 from __future__ import annotations
@@ -31,6 +32,22 @@ FILES = {
 }
 NAME_PATTERN = re.compile(r"[a-z][a-z0-9_]*")
 
+#: Worked examples (``--example``): name -> (package under ``atoll.authoring.examples``, files).
+#: An example is ordinary, importable Python (the suite tests it); writing it out renames its
+#: package, class, title and game name after the new plugin. Its README and tests are templates.
+EXAMPLES = {
+    "dice-under-cups": ("dice_under_cups", {
+        "pyproject.toml.tmpl": "pyproject.toml",
+        "dice-under-cups.README.md.tmpl": "README.md",
+        "gitignore.tmpl": ".gitignore",
+        "example:__init__.py": "src/{package}/__init__.py",
+        "example:game.py": "src/{package}/game.py",
+        "example:bots.py": "src/{package}/bots.py",
+        "package/py.typed.tmpl": "src/{package}/py.typed",
+        "tests/dice-under-cups.test.py.tmpl": "tests/test_{name}.py",
+    }),
+}
+
 
 class TemplateError(AtollError):
     """A plugin that cannot be written as asked (a bad name, a folder that is not empty)."""
@@ -57,16 +74,25 @@ def placeholders(name: str) -> dict[str, str]:
     }
 
 
-def generate(name: str, target: Path) -> list[Path]:
-    """Write the plugin for game ``name`` into ``target`` (absent or empty); returns the files."""
+def generate(name: str, target: Path, example: str | None = None) -> list[Path]:
+    """Write the plugin for game ``name`` into ``target`` (absent or empty); returns the files.
+
+    ``example`` names a worked example of :data:`EXAMPLES` to start from instead of the template's game.
+    """
     check_name(name)
+    if example is not None and example not in EXAMPLES:
+        raise TemplateError(f"no example {example!r}; the examples are: {', '.join(sorted(EXAMPLES))}")
     if target.exists() and (not target.is_dir() or any(target.iterdir())):
         raise TemplateError(f"{target} is not an empty folder; choose a new one")
     values = placeholders(name)
     template = resources.files("atoll.authoring").joinpath("template")
+    files = FILES if example is None else EXAMPLES[example][1]
     written = []
-    for source, destination in FILES.items():
-        text = template.joinpath(source).read_text(encoding="utf-8")
+    for source, destination in files.items():
+        if source.startswith("example:"):
+            text = _example_text(EXAMPLES[example or ""][0], source.removeprefix("example:"), values)
+        else:
+            text = template.joinpath(source).read_text(encoding="utf-8")
         for placeholder, value in values.items():
             text = text.replace(placeholder, value)
         path = target / destination.format(name=name, package=values["{{package}}"])
@@ -76,16 +102,29 @@ def generate(name: str, target: Path) -> list[Path]:
     return written
 
 
+def _example_text(package: str, file: str, values: dict[str, str]) -> str:
+    """An example's source file, renamed after the new plugin (its own names become placeholders)."""
+    text = resources.files("atoll.authoring.examples").joinpath(package, file).read_text(encoding="utf-8")
+    own = placeholders(package)
+    for placeholder in ("{{package}}", "{{Class}}", "{{title}}", "{{name}}"):
+        # the example's own package path first, so its name inside it is not renamed twice
+        source = f"atoll.authoring.examples.{package}" if placeholder == "{{package}}" else own[placeholder]
+        text = text.replace(source, values[placeholder])
+    return text
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the generator from the command line; returns the exit status."""
     parser = argparse.ArgumentParser(
         prog="new-plugin", description="Write a new atoll game plugin (its own installable package)."
     )
+    parser.add_argument("--example", choices=sorted(EXAMPLES),
+                        help="start from a worked example (dice-under-cups: Liar's Dice, private rolls)")
     parser.add_argument("name", help="the game's name: a lower-case identifier such as dice_race")
     parser.add_argument("dir", type=Path, help="an absent or empty folder to write the plugin into")
     args = parser.parse_args(argv)
     try:
-        files = generate(args.name, args.dir)
+        files = generate(args.name, args.dir, args.example)
     except (TemplateError, OSError) as exc:
         print(f"new-plugin: {exc}", file=sys.stderr)
         return 2

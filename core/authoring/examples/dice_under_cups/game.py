@@ -22,6 +22,7 @@ committed secret and a joint draw of every seat, so nobody can load a die or loo
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import TypeGuard
 
 from atoll import (
     JSON,
@@ -58,6 +59,11 @@ def cup_name(round_: int, seat: int) -> str:
 def is_count(value: object) -> bool:
     """Whether ``value`` is an integer (``True`` is not a count of dice)."""
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _two_counts(value: object) -> TypeGuard[list[int]]:
+    """Whether ``value`` is a bid's two integers."""
+    return isinstance(value, list) and len(value) == 2 and all(map(is_count, value))
 
 
 class DiceUnderCups(Game):
@@ -120,8 +126,7 @@ class DiceUnderCups(Game):
             new["phase"], new["caller"] = "lift", state["turn"]
             return new
         bid = action.get("bid")
-        well_formed = isinstance(bid, list) and len(bid) == 2 and all(map(is_count, bid))
-        if set(action) != {"bid"} or not well_formed:
+        if set(action) != {"bid"} or not _two_counts(bid):
             raise IllegalAction(f"an action is {{'bid': [quantity, face]}} (two integers) or "
                                 f"{{'call': 'liar'}}, not {action!r}")
         quantity, face = bid
