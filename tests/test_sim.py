@@ -5,16 +5,19 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import sys
 from typing import Any
 
 import pytest
 
+from atoll.bots.base import BotKind
 from atoll.bots.search import DEFAULT_ITERATIONS, SearchBot, search_kind
 from atoll.cli import cmd_sim
 from atoll.cli.main import main
 from atoll.errors import AtollError
+from atoll.randomness import Stream
 from atoll.registry import Registry, load_registry
-from atoll.sim import CHANCE, bot_kinds, derive_seed, simulate
+from atoll.sim import CHANCE, bot_kinds, default_workers, derive_seed, fast_path_applies, simulate
 from tests.games import highcard
 
 TIMING = ("seconds", "games_per_s")
@@ -155,6 +158,20 @@ def test_progress_is_drawn_on_a_terminal_and_cleared_at_the_end() -> None:
     assert terminal.getvalue().endswith("\r")
 
 
+def test_progress_says_the_time_left_once_the_pace_is_known() -> None:
+    terminal, now = Terminal(), [0.0]
+    show = cmd_sim.progress_line(100, terminal, clock=lambda: now[0])
+    assert show is not None
+    show(1)
+    assert terminal.getvalue().endswith("1/100 games")
+    now[0] = 20.0
+    show(25)
+    assert terminal.getvalue().endswith("25/100 games, 60 s left")
+    now[0] = 95.0
+    show(95)
+    assert terminal.getvalue().endswith("95/100 games, 5 s left ")  # a blank wipes the longer line
+
+
 def test_no_progress_is_drawn_when_stderr_is_not_a_terminal() -> None:
     assert cmd_sim.progress_line(4, io.StringIO()) is None
 
@@ -172,7 +189,8 @@ def test_search_iterations_set_the_search_bots_budget_and_are_reported(
 
     monkeypatch.setattr(SearchBot, "__init__", spy)
     report = sim_json(
-        capsys, "highcard", "--bots", "search,random", "--games", "3", "--search-iterations", "7"
+        capsys, "highcard", "--bots", "search,random", "--games", "3", "--search-iterations", "7",
+        "--workers", "1",  # the spy sees only the bots made in this process
     )
     assert made == [7, 7, 7]
     assert report["search_iterations"] == 7 and report["bots"] == ["search", "random"]
@@ -193,3 +211,95 @@ def test_search_iterations_must_be_a_whole_number_of_at_least_one(
         main(["sim", "highcard", "--search-iterations", bad])
     assert exit_.value.code == 2
     assert f"expected a whole number of at least 1, not '{bad}'" in capsys.readouterr().err
+
+
+# --- spread over processes ------------------------------------------------------------------------
+
+
+def test_the_tally_is_the_same_whatever_the_number_of_workers(
+    cli: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 16: every game has its own seeds and the outcomes are counted in game order."""
+    args = ("highcard", "--seats", "3", "--games", "40", "--seed", "9", "--rotate")
+    one, two, three = (without_timing(sim_json(capsys, *args, "--workers", n)) for n in "123")
+    assert one == two == three
+
+
+def test_search_bots_with_their_own_budget_play_the_same_games_in_a_pool(
+    cli: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--search-iterations` makes a bot kind around a closure: the pool's workers get it as it is."""
+    args = ("highcard", "--bots", "search,random", "--search-iterations", "5", "--games", "8", "--rotate")
+    assert without_timing(sim_json(capsys, *args, "--workers", "1")) == without_timing(
+        sim_json(capsys, *args, "--workers", "2")
+    )
+
+
+def test_a_pool_reports_progress_up_to_every_game(found: Registry) -> None:
+    game = found.game("highcard")
+    kinds = bot_kinds(found, "highcard", ["random"], 2)
+    seen: list[int] = []
+    simulate(game, game.configure(2), kinds, games=50, workers=2, on_game=seen.append)
+    assert seen == sorted(seen) and seen[-1] == 50 and len(seen) > 1
+
+
+def test_a_game_that_fails_in_a_worker_fails_the_simulation(found: Registry) -> None:
+    game = found.game("highcard")
+    broken = BotKind("broken", "refuses to play", lambda game, seat, seed: _Refusing())
+    with pytest.raises(RuntimeError, match="this bot refuses to play"):
+        simulate(game, game.configure(2), [broken, broken], games=10, workers=2)
+
+
+class _Refusing:
+    def choose(self, observation: object) -> object:
+        raise RuntimeError("this bot refuses to play")
+
+
+@pytest.mark.parametrize("bad", ["0", "-1", "all"])
+def test_workers_must_be_a_whole_number_of_at_least_one(
+    cli: None, capsys: pytest.CaptureFixture[str], bad: str
+) -> None:
+    with pytest.raises(SystemExit):
+        main(["sim", "highcard", "--workers", bad])
+    assert f"expected a whole number of at least 1, not '{bad}'" in capsys.readouterr().err
+
+
+def test_workers_default_to_every_core() -> None:
+    parser = argparse.ArgumentParser()
+    cmd_sim.add_arguments(parser)
+    assert parser.parse_args(["highcard"]).workers == default_workers() >= 1
+
+
+# --- the fast path ----------------------------------------------------------------------------------
+
+INSTALLED = load_registry()
+
+
+@pytest.mark.parametrize("name", sorted(INSTALLED.games))
+def test_random_games_on_the_fast_path_are_the_engines_games(name: str) -> None:
+    """The same seeds give the same games through a game's simulator as through the engine."""
+    game = INSTALLED.game(name)
+    config = game.configure()
+    if game.simulator(config, Stream.from_int(0)) is None:
+        pytest.skip(f"{name} offers no simulator")
+    kinds = bot_kinds(INSTALLED, name, ["random"], config.seats)
+    assert fast_path_applies(game, config, kinds)
+    engine = simulate(game, config, kinds, games=6, seed=4, rotate=True, fast=False)
+    fast = simulate(game, config, kinds, games=6, seed=4, rotate=True, fast=True)
+    assert without_timing(engine.to_json()) == without_timing(fast.to_json())
+
+
+def test_the_fast_path_is_taken_only_when_every_seat_is_the_random_bot(found: Registry) -> None:
+    kariba = INSTALLED.game("kariba")
+    config = kariba.configure(2)
+    assert not fast_path_applies(kariba, config, bot_kinds(INSTALLED, "kariba", ["random", "search"], 2))
+    highcard = found.game("highcard")
+    assert not fast_path_applies(highcard, highcard.configure(2), bot_kinds(found, "highcard", ["random"], 2))
+
+
+def test_ray_without_ray_installed_says_how_to_get_it(
+    cli: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)  # what an import finds when Ray is absent
+    with pytest.raises(AtollError, match=r"pip install 'atoll\[ray\]'"):
+        sim("highcard", "--games", "2", "--ray", "local")

@@ -5,12 +5,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from collections.abc import Callable
 from typing import TextIO
 
 from atoll.bots.search import DEFAULT_ITERATIONS, search_kind
 from atoll.cli.common import add_game_arguments, game_name, registry, variant_name
-from atoll.sim import bot_kinds, simulate, summary
+from atoll.sim import LOCAL_RAY, bot_kinds, default_workers, simulate, summary
 
 HELP = "play many bot-only games of a game and print wins per seat, mean length and games per second"
 
@@ -33,6 +34,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"iterations per decision of the search bot (default: {DEFAULT_ITERATIONS}); "
         "fewer make it weaker and faster, for long evaluations",
     )
+    parser.add_argument(
+        "--workers", type=positive, default=default_workers(), metavar="N",
+        help="play the games in N processes (default: every core, here %(default)s); "
+        "the tally is the same for any N",
+    )
+    parser.add_argument(
+        "--ray", metavar="ADDRESS",
+        help="play the games as tasks on the Ray cluster at ADDRESS, or on a Ray instance started here "
+        f"with '{LOCAL_RAY}' (needs atoll[ray], and atoll and the game on every machine); "
+        "the tally is the same",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -47,20 +59,39 @@ def positive(text: str) -> int:
     return number
 
 
-def progress_line(total: int, stream: TextIO) -> Callable[[int], None] | None:
-    """A callback drawing ``done/total`` on one line of ``stream``, or ``None`` if it is no terminal."""
+def progress_line(
+    total: int, stream: TextIO, clock: Callable[[], float] = time.monotonic
+) -> Callable[[int], None] | None:
+    """A callback drawing ``done/total`` on one line of ``stream``, with the time left once a few
+    seconds have shown the pace; ``None`` if ``stream`` is no terminal."""
     if not stream.isatty():
         return None
+    started = clock()
+    width = 30
+    drawn = 0
 
     def show(done: int) -> None:
-        width = 30
+        nonlocal drawn
         filled = width * done // total
-        stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games")
+        line = f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games"
+        elapsed = clock() - started
+        if 0 < done < total and elapsed >= 2:
+            line += f", {_duration(elapsed * (total - done) / done)} left"
+        stream.write(line + " " * max(0, drawn - len(line)))  # wipe a longer line drawn before
+        drawn = len(line)
         if done == total:
-            stream.write("\r" + " " * (width + 24) + "\r")
+            stream.write("\r" + " " * drawn + "\r")
         stream.flush()
 
     return show
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -75,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
         kinds = [searching if kind.name == "search" else kind for kind in kinds]
     report = simulate(
         game, config, kinds, games=args.games, seed=args.seed, rotate=args.rotate,
-        on_game=progress_line(args.games, sys.stderr),
+        on_game=progress_line(args.games, sys.stderr), workers=args.workers, ray=args.ray,
     )
     if args.json:
         out = report.to_json()
