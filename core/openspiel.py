@@ -10,7 +10,7 @@ Usage::
 
 Parameters: ``players`` (default: the game's fewest seats), ``variant`` (default:
 its default variant), ``max_game_length`` and ``max_chance_outcomes`` (0, the
-default, means "measured", see below).
+default, means "the game's own bound, else measured", see below).
 
 How an atoll game maps onto OpenSpiel:
 
@@ -25,20 +25,32 @@ How an atoll game maps onto OpenSpiel:
   many are left), so outcome ids are stable across a pile. A node with a single
   possible outcome is taken at once. ``Deal`` and ``Reveal`` need no node.
 * Decisions are player nodes of the deciding seat; sealed (secret) decisions too.
-  Action ``i`` is the ``i``-th legal action in the order of their canonical JSON;
-  ``num_distinct_actions`` is ``game.action_bound(config)``.
+  A game with stable ids (``Game.action_id_count`` positive) numbers its actions
+  itself: action ``i`` is the move ``Game.action_id`` calls ``i`` in every state, and
+  ``num_distinct_actions`` is the count. Otherwise action ``i`` is the ``i``-th legal
+  action in the order of their canonical JSON (the same number may be another move
+  in another state) and ``num_distinct_actions`` is ``game.action_bound(config)``.
 * Returns: the winners share 1 (a sole winner gets 1, two winners 0.5 each), every
   other seat gets 0; a game without winners shares 1 among all. The game is
   constant-sum (1).
 * Observation strings are a seat's view (``game.view``) as canonical JSON; the
   information state adds the seat's private knowledge and a hash chain of the
-  public log, which makes it perfect recall.
-* ``max_game_length`` counts decisions. By default it is three times the longest of
-  :data:`PROBE_PLAYOUTS` random playouts (plus :data:`LENGTH_MARGIN`), measured once
-  per seat count and variant; a game that reaches the bound is cut off there and
-  scored as a draw (1/n each), so the bound always holds. ``max_chance_outcomes``
-  defaults to the widest chance node of the same playouts; a wider node met later
-  raises :class:`BoundExceeded` naming the parameter to raise.
+  public log, which makes it perfect recall. A game with ``Game.tensors`` also
+  has observation and information-state tensors.
+* ``max_game_length`` counts decisions: the game's ``Game.length_bound`` where it
+  declares one (a game that goes past its own bound raises :class:`BoundExceeded`),
+  else three times the longest of :data:`PROBE_PLAYOUTS` random playouts (plus
+  :data:`LENGTH_MARGIN`), measured once per seat count and variant. A game that
+  reaches a measured (or a given, smaller) bound is cut off there so that the bound
+  OpenSpiel relies on holds: its returns are a draw (1/n each), never a result, and
+  the cut is reported with a :class:`CutOff` warning and ``state.cut_off()``.
+  ``max_chance_outcomes`` is ``Game.chance_bound`` or the widest chance node of the
+  same playouts; a wider node met later raises :class:`BoundExceeded` naming the
+  parameter to raise.
+* ``state.resample_from_infostate(seat, sampler)`` draws a state the seat cannot
+  tell from this one the way atoll's search bot guesses (:class:`~atoll.bots.determinize.Sampler`):
+  from the public state, the public record of hidden cards and the seat's own faces,
+  never from the faces it has not seen. OpenSpiel's ISMCTS bot needs it.
 
 OpenSpiel clones states often; a state here holds one immutable snapshot that clones
 share, so cloning costs nothing and never runs the rules.
@@ -47,22 +59,29 @@ share, so cloning costs nothing and never runs the rules.
 from __future__ import annotations
 
 import hashlib
+import random
+import warnings
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
+import numpy as np
 import pyspiel
 
+from atoll.bots.determinize import Sampler
 from atoll.bots.random_bot import RandomBot
 from atoll.chance import Deal, Pick, Request, Reveal, Roll, Shuffle, request_from_json
+from atoll.engine.ledger import Ledger
 from atoll.engine.local import LocalResolver
 from atoll.engine.loop import run
 from atoll.engine.match import Event, Match
+from atoll.engine.observation import Observation
 from atoll.errors import AtollError
 from atoll.game import Game
 from atoll.jsondata import JSON, canonical
 from atoll.registry import load_registry
+from atoll.tensors import Tensors, size
 from atoll.types import Action, Chance, Config, Decision, End, State, Step
 
 #: Prefix of every atoll game's short name in OpenSpiel.
@@ -75,7 +94,15 @@ LENGTH_MARGIN = 16
 
 
 class BoundExceeded(AtollError):
-    """A game went past a bound that OpenSpiel was promised (actions or chance outcomes per node)."""
+    """A game went past a bound that OpenSpiel was promised (actions, chance outcomes, its length)."""
+
+
+class BadActionId(AtollError):
+    """A game's stable action ids break their promise: out of range, or two legal actions share one."""
+
+
+class CutOff(UserWarning):
+    """A game reached ``max_game_length`` without ending: it was stopped there and scored as a draw."""
 
 
 def register(game: Game) -> str:
@@ -100,6 +127,7 @@ def register_installed() -> list[str]:
 
 def _game_type(game: Game) -> Any:
     info = game.info
+    tensors = game.tensors(game.configure()) is not None
     return pyspiel.GameType(
         short_name=PREFIX + info.name,
         long_name=f"atoll {info.title}",
@@ -111,9 +139,9 @@ def _game_type(game: Game) -> Any:
         max_num_players=info.max_seats,
         min_num_players=info.min_seats,
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=tensors,
         provides_observation_string=True,
-        provides_observation_tensor=False,
+        provides_observation_tensor=tensors,
         parameter_specification={"players": info.min_seats, "variant": info.default_variant,
                                  "max_game_length": 0, "max_chance_outcomes": 0},
     )
@@ -130,6 +158,9 @@ class Bounds:
     """Decisions before the game is cut off."""
     max_chance_outcomes: int
     """Outcomes of the widest chance node."""
+    declared: bool = False
+    """Whether ``max_game_length`` is the game's own bound (``Game.length_bound``): a game that goes
+    past it is an error, not a game to cut off."""
 
 
 class _Adapter:
@@ -142,10 +173,14 @@ class _Adapter:
     def configure(self, params: Mapping[str, Any]) -> tuple[Config, Bounds]:
         """The config and bounds that OpenSpiel's game parameters ask for."""
         config = self.game.configure(int(params["players"]), str(params["variant"]))
-        measured = self.measured(config)
-        bounds = Bounds(int(params["max_game_length"]) or measured.max_game_length,
-                        int(params["max_chance_outcomes"]) or measured.max_chance_outcomes)
-        return config, bounds
+        given = int(params["max_game_length"])
+        own = self.game.length_bound(config)
+        length = given or own or 0
+        width = int(params["max_chance_outcomes"]) or self.game.chance_bound(config) or 0
+        if not length or not width:  # measure only what neither the parameters nor the game say
+            measured = self.measured(config)
+            length, width = length or measured.max_game_length, width or measured.max_chance_outcomes
+        return config, Bounds(length, width, declared=not given and own is not None)
 
     def measured(self, config: Config) -> Bounds:
         """The default bounds of ``config``, from random playouts (measured once)."""
@@ -203,6 +238,10 @@ class Snapshot:
     """True when the game was cut off at ``max_game_length``."""
     chain: str = ""
     """Hash chain over the public log (what every seat has seen happen)."""
+    log: tuple[Event, ...] = ()
+    """The public log itself (the public record of hidden cards is rebuilt from it when needed)."""
+    sealed_in: tuple[State, ...] = ()
+    """The state each sealed decision was made in, in order (a guess at a sealed value needs it)."""
     cache: dict[str, Any] = field(default_factory=dict, repr=False)
     """Values derived from the fields above (the step, the legal actions, strings)."""
 
@@ -221,6 +260,11 @@ class Simulation:
         self.config = config
         self.bounds = bounds
         self.action_bound = game.action_bound(config)
+        #: How many stable action ids the game numbers its moves with (0: numbered by position).
+        self.id_count = game.action_id_count(config)
+        #: What OpenSpiel is told: the stable ids, else the positions ``action_bound`` allows.
+        self.num_distinct_actions = self.id_count or self.action_bound
+        self.tensors: Tensors | None = game.tensors(config)
         self.initial = self._settle(Snapshot(game.setup(config), tuple({} for _ in range(config.seats)), {}))
 
     # -- reading --------------------------------------------------------------
@@ -242,14 +286,40 @@ class Simulation:
             step = self.step(snap)
             assert isinstance(step, Decision)
             actions = self.game.legal_actions(snap.state, step.seat, snap.known[step.seat])
-            if len(actions) > self.action_bound:
+            if not self.id_count and len(actions) > self.action_bound:
                 raise BoundExceeded(
                     f"{self.game.info.name}: seat {step.seat} has {len(actions)} legal actions, more than "
                     f"action_bound ({self.action_bound}); raise the game's action_bound"
                 )
-            snap.cache["legal"] = sorted(actions, key=canonical)
+            # stable ids order the actions themselves; positions need an order that is the same everywhere
+            snap.cache["legal"] = actions if self.id_count else sorted(actions, key=canonical)
         legal: list[Action] = snap.cache["legal"]
         return legal
+
+    def choices(self, snap: Snapshot) -> dict[int, Action]:
+        """The deciding seat's legal actions by their OpenSpiel ids, in the order of the ids."""
+        if "choices" not in snap.cache:
+            legal = self.legal(snap)
+            if not self.id_count:
+                snap.cache["choices"] = dict(enumerate(legal))
+                return self.choices(snap)
+            table: dict[int, Action] = {}
+            for action in legal:
+                number = self.game.action_id(snap.state, action)
+                if isinstance(number, bool) or not isinstance(number, int) or not 0 <= number < self.id_count:
+                    raise BadActionId(
+                        f"{self.game.info.name}: action_id gave {number!r} for {canonical(action)}; ids are "
+                        f"whole numbers 0-{self.id_count - 1} (action_id_count is {self.id_count})"
+                    )
+                if number in table:
+                    raise BadActionId(
+                        f"{self.game.info.name}: {canonical(table[number])} and {canonical(action)} are both "
+                        f"legal and share action id {number}; give every legal action its own id"
+                    )
+                table[number] = action
+            snap.cache["choices"] = dict(sorted(table.items()))
+        choices: dict[int, Action] = snap.cache["choices"]
+        return choices
 
     def chance_outcomes(self, snap: Snapshot) -> list[tuple[int, float]]:
         """The outcomes of the chance node now and their probabilities."""
@@ -275,6 +345,7 @@ class Simulation:
             return [0.0] * seats
         step = self.step(snap)
         winners = step.results.winners if isinstance(step, End) and not snap.cut else ()
+        # a game cut off has no result; all it can be scored is a draw (and CutOff said so)
         if not winners:
             return [1.0 / seats] * seats
         return [1.0 / len(winners) if seat in winners else 0.0 for seat in range(seats)]
@@ -292,9 +363,9 @@ class Simulation:
                 return f"{what}: {texts[action]}"
         step = self.step(snap)
         if isinstance(step, Decision) and step.seat == player and not snap.cut:
-            legal = self.legal(snap)
-            if 0 <= action < len(legal):
-                return self.game.describe(snap.state, legal[action])
+            choices = self.choices(snap)
+            if action in choices:
+                return self.game.describe(snap.state, choices[action])
         return f"action {action}"
 
     def text(self, snap: Snapshot) -> str:
@@ -318,13 +389,68 @@ class Simulation:
         view: str = snap.cache[key]
         return view
 
+    def ledger(self, snap: Snapshot) -> Ledger:
+        """The public record of hidden cards, as :class:`~atoll.engine.Match` keeps it, from the log."""
+        if "ledger" not in snap.cache:
+            ledger, seals = Ledger(), iter(snap.sealed_in)
+            for event in snap.log:
+                if "request" in event:
+                    ledger.record_chance(request_from_json(event["request"]), event["outcome"])
+                elif "sealed" in event:
+                    ledger.record_seal(event["seat"], event["sealed"], next(seals))
+                elif isinstance(reveal := event["action"].get("reveal"), dict):
+                    ledger.record_reveal(reveal)
+            snap.cache["ledger"] = ledger
+        built: Ledger = snap.cache["ledger"]
+        return built
+
+    def observation_tensor(self, snap: Snapshot, seat: int) -> list[float]:
+        """The game's observation tensor of ``seat`` (the game must have tensors)."""
+        assert self.tensors is not None
+        return self._checked(self.tensors.observation(snap.state, seat, snap.known[seat]),
+                             self.tensors.observation_shape(), "observation")
+
+    def information_tensor(self, snap: Snapshot, seat: int) -> list[float]:
+        """The game's information-state tensor of ``seat`` (the game must have tensors)."""
+        assert self.tensors is not None
+        values = self.tensors.information(snap.state, seat, snap.known[seat], snap.log)
+        return self._checked(values, self.tensors.information_shape(), "information")
+
+    def _checked(self, values: list[float], shape: tuple[int, ...], what: str) -> list[float]:
+        if len(values) != size(shape):
+            raise BoundExceeded(
+                f"{self.game.info.name}: its {what} tensor has {len(values)} numbers, but its shape {shape} "
+                f"holds {size(shape)}; a tensor's shape never changes within a configured game"
+            )
+        return values
+
+    def resample(self, snap: Snapshot, seat: int, rng: random.Random) -> Snapshot:
+        """A snapshot ``seat`` cannot tell from ``snap``: the same public state, log and own faces,
+        every face hidden from it drawn afresh by atoll's own :class:`~atoll.bots.determinize.Sampler`,
+        which reads only the public record and the seat's knowledge (never ``snap.truth``)."""
+        if snap.drawn:
+            raise AtollError(
+                f"{self.game.info.name}: cannot resample in the middle of a chance request; resample at a "
+                "decision"
+            )
+        observation = Observation(self.game, self.config, seat, snap.state, snap.known[seat],
+                                  self.ledger(snap), [])
+        world = Sampler(observation).world(rng)
+        return replace(snap, known=tuple(world.known), truth=world.faces, cache={})
+
     # -- changing -------------------------------------------------------------
 
-    def decide(self, snap: Snapshot, index: int) -> Snapshot:
-        """The snapshot after the deciding seat takes its legal action number ``index``."""
+    def decide(self, snap: Snapshot, number: int) -> Snapshot:
+        """The snapshot after the deciding seat takes the legal action OpenSpiel calls ``number``."""
         step = self.step(snap)
         assert isinstance(step, Decision)
-        seat, action = step.seat, self.legal(snap)[index]
+        choices = self.choices(snap)
+        if number not in choices:
+            raise AtollError(
+                f"{self.game.info.name}: action {number} is not legal for seat {step.seat} now; legal: "
+                f"{sorted(choices)}"
+            )
+        seat, action = step.seat, choices[number]
         if step.secret:
             values = list(action["secret"])
             handles = [f"s{seat}-{snap.seals}.{i}" for i in range(len(values))]
@@ -333,11 +459,12 @@ class Simulation:
             known = _learn(snap.known, {seat: secrets})
             event: Event = {"seat": seat, "sealed": handles}
             after = replace(snap, state=state, known=known, truth={**snap.truth, **secrets},
-                            seals=snap.seals + 1, cache={})
+                            seals=snap.seals + 1, sealed_in=(*snap.sealed_in, snap.state), cache={})
         else:
             event = {"seat": seat, "action": action}
             after = replace(snap, state=self.game.apply(snap.state, action), cache={})
-        return self._settle(replace(after, decisions=snap.decisions + 1, chain=_chained(snap.chain, event)))
+        return self._settle(replace(after, decisions=snap.decisions + 1, chain=_chained(snap.chain, event),
+                                    log=(*snap.log, event)))
 
     def draw(self, snap: Snapshot, outcome: int) -> Snapshot:
         """The snapshot after chance drew ``outcome`` at the node now."""
@@ -376,7 +503,7 @@ class Simulation:
                 return snap
             if isinstance(step, Decision):
                 if snap.decisions >= self.bounds.max_game_length:
-                    return replace(snap, cut=True, cache={})
+                    return self._cut(snap)
                 return snap
             request = step.request
             if isinstance(request, Deal):
@@ -389,10 +516,25 @@ class Simulation:
             else:
                 return snap
 
+    def _cut(self, snap: Snapshot) -> Snapshot:
+        """Stop a game that reached ``max_game_length`` (an error if the game declared that bound)."""
+        name, bound = self.game.info.name, self.bounds.max_game_length
+        if self.bounds.declared:
+            raise BoundExceeded(
+                f"{name}: a game went past {bound} decisions, the game's own length_bound for "
+                f"{self.config.seats} seats ({self.config.variant}); its length_bound is wrong"
+            )
+        warnings.warn(CutOff(
+            f"{PREFIX}{name}: a game was cut off after {bound} decisions (max_game_length) and scored as a "
+            "draw; declare Game.length_bound, or load the game with a larger 'max_game_length'"
+        ), stacklevel=2)
+        return replace(snap, cut=True, cache={})
+
     def _fold(self, snap: Snapshot, request: Request, outcome: dict[str, JSON]) -> Snapshot:
         event: Event = {"request": request.to_json(), "outcome": outcome}
         state = self.game.resolve(snap.state, request, outcome)
-        return replace(snap, state=state, drawn=(), chain=_chained(snap.chain, event), cache={})
+        return replace(snap, state=state, drawn=(), chain=_chained(snap.chain, event), log=(*snap.log, event),
+                       cache={})
 
     def _request(self, snap: Snapshot) -> Roll | Pick | Shuffle:
         step = self.step(snap)
@@ -430,7 +572,7 @@ class AtollSpielGame(pyspiel.Game):  # type: ignore[misc]
         super().__init__(
             _game_type(game),
             pyspiel.GameInfo(
-                num_distinct_actions=simulation.action_bound,
+                num_distinct_actions=simulation.num_distinct_actions,
                 max_chance_outcomes=bounds.max_chance_outcomes,
                 num_players=config.seats,
                 min_utility=0.0,
@@ -447,10 +589,10 @@ class AtollSpielGame(pyspiel.Game):  # type: ignore[misc]
         return AtollSpielState(self)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> ViewObserver:
-        """The observer OpenSpiel asks for observation and information state strings."""
+        """The observer OpenSpiel asks for observation and information state strings and tensors."""
         if isinstance(iig_obs_type, dict):  # OpenSpiel passes only the params when it has no type
             iig_obs_type, params = None, iig_obs_type
-        return ViewObserver(iig_obs_type, params)
+        return ViewObserver(iig_obs_type, params, self.simulation.tensors)
 
 
 class AtollSpielState(pyspiel.State):  # type: ignore[misc]
@@ -475,7 +617,7 @@ class AtollSpielState(pyspiel.State):  # type: ignore[misc]
         return step.seat if isinstance(step, Decision) else int(pyspiel.PlayerId.CHANCE)
 
     def _legal_actions(self, player: int) -> list[int]:
-        return list(range(len(self.simulation.legal(self.snapshot))))
+        return list(self.simulation.choices(self.snapshot))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The outcomes of the chance node and their probabilities."""
@@ -496,25 +638,61 @@ class AtollSpielState(pyspiel.State):  # type: ignore[misc]
         return self.simulation.over(self.snapshot)
 
     def returns(self) -> list[float]:
-        """Each seat's share of the win (zero before the end)."""
+        """Each seat's share of the win (zero before the end; a draw if the game was cut off)."""
         return self.simulation.returns(self.snapshot)
+
+    def cut_off(self) -> bool:
+        """Whether the game was cut off at ``max_game_length`` (so its returns are no result)."""
+        return self.snapshot.cut
+
+    def resample_from_infostate(
+        self, player_id: int, probability_sampler: Callable[[], float]
+    ) -> AtollSpielState:
+        """A state ``player_id`` cannot tell from this one, the faces hidden from it drawn afresh.
+
+        ``probability_sampler`` (``pyspiel.UniformProbabilitySampler`` or any callable giving floats in
+        ``[0, 1)``) seeds the draw. The new state's ``history()`` is still this one's: OpenSpiel has no way
+        to give it another, so serialize the original, not a resampled state.
+        """
+        rng = random.Random(int(probability_sampler() * 2**53))
+        state: AtollSpielState = self.clone()
+        state.snapshot = self.simulation.resample(self.snapshot, player_id, rng)
+        return state
 
     def __str__(self) -> str:
         return self.simulation.text(self.snapshot)
 
 
 class ViewObserver:
-    """Observation and information state strings from the game's views (no tensors)."""
+    """Observation and information state strings from the game's views; tensors from the game's
+    :class:`~atoll.tensors.Tensors` when it has them (for one seat's own view only)."""
 
-    def __init__(self, iig_obs_type: Any, params: Any) -> None:
+    def __init__(self, iig_obs_type: Any, params: Any, tensors: Tensors | None = None) -> None:
         if params:
             raise ValueError(f"atoll observers take no parameters, not {params!r}")
         self.iig_obs_type = iig_obs_type
-        self.tensor = None
+        kind = iig_obs_type
+        single = kind is None or (
+            kind.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER and kind.public_info
+        )
+        self._recall = kind is not None and kind.perfect_recall
+        self._tensors = tensors if single else None
+        self.tensor: Any = None
         self.dict: dict[str, Any] = {}
+        if self._tensors is not None:
+            shape = self._tensors.information_shape() if self._recall else self._tensors.observation_shape()
+            self.tensor = np.zeros(size(shape), np.float32)
+            self.dict = {"information" if self._recall else "observation": self.tensor.reshape(shape)}
 
     def set_from(self, state: AtollSpielState, player: int) -> None:
-        """No tensor to fill."""
+        """Fill the tensor with ``player``'s observation (or information state) now."""
+        if self._tensors is None:
+            return
+        sim, snap = state.simulation, state.snapshot
+        if self._recall:
+            self.tensor[:] = sim.information_tensor(snap, player)
+        else:
+            self.tensor[:] = sim.observation_tensor(snap, player)
 
     def string_from(self, state: AtollSpielState, player: int) -> str:
         """What ``player`` observes: its view, and for perfect recall its knowledge and the log so far."""

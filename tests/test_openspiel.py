@@ -9,16 +9,30 @@ configuration also plays one uncapped game to its natural end.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import pytest
 
 pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel (the open-spiel package) is not installed")
 
-from atoll import Config, GameInfo  # noqa: E402
+from atoll import (  # noqa: E402
+    JSON,
+    Action,
+    Config,
+    Decision,
+    End,
+    Fragments,
+    GameInfo,
+    IllegalAction,
+    Knowledge,
+    Request,
+    Results,
+    State,
+    Step,
+)
 from atoll.game import Game  # noqa: E402
-from atoll.openspiel import BoundExceeded, register, register_installed  # noqa: E402
+from atoll.openspiel import BadActionId, BoundExceeded, CutOff, register, register_installed  # noqa: E402
 from atoll.registry import load_registry  # noqa: E402
 from tests.games.highcard import HighCard  # noqa: E402
 
@@ -40,6 +54,101 @@ class TightHighCard(HighCard):
         return 1
 
 
+class NumberedHighCard(HighCard):
+    """High Card with stable action ids: a bet is 0 or 1, playing a card of face f is 1 + f."""
+
+    info = GameInfo("highcard_numbered", "High Card (numbered)", 2, 4)
+
+    def legal_actions(self, state: State, seat: int, known: Knowledge) -> list[Action]:
+        """One play per face: two copies of a card are one move."""
+        by_face: dict[str, Action] = {}
+        for action in super().legal_actions(state, seat, known):
+            by_face.setdefault(str(action.get("secret") or action["reveal"][action["play"]]), action)
+        return list(by_face.values())
+
+    def action_id_count(self, config: Config) -> int:
+        return 10
+
+    def action_id(self, state: State, action: Action) -> int:
+        if "secret" in action:
+            return 0 if action["secret"] == ["high"] else 1
+        return 1 + int(action["reveal"][action["play"]])
+
+
+class ClashingHighCard(NumberedHighCard):
+    """High Card whose two bets share an id."""
+
+    info = GameInfo("highcard_clashing", "High Card (clashing ids)", 2, 4)
+
+    def action_id(self, state: State, action: Action) -> int:
+        return 0 if "secret" in action else super().action_id(state, action)
+
+
+class Ladder(Game):
+    """Climb or stop, up to the top rung; whoever stops loses. Random play stops within a few rungs,
+    a climber goes on for :data:`RUNGS` decisions: a legal game far longer than random games."""
+
+    info = GameInfo("ladder", "Ladder", 2, 2)
+    RUNGS = 200
+
+    def setup(self, config: Config) -> State:
+        return {"rung": 0, "stopped": None}
+
+    def next(self, state: State) -> Step:
+        if state["stopped"] is not None:
+            return End(Results((0, 0), (1 - state["stopped"],)))
+        if state["rung"] == self.RUNGS:
+            return End(Results((0, 0), ()))
+        return Decision(state["rung"] % 2)
+
+    def legal_actions(self, state: State, seat: int, known: Knowledge) -> list[Action]:
+        return [{"climb": True}, {"stop": True}] if seat == state["rung"] % 2 else []
+
+    def apply(self, state: State, action: Action) -> State:
+        if action == {"climb": True}:
+            return {"rung": state["rung"] + 1, "stopped": None}
+        if action == {"stop": True}:
+            return {"rung": state["rung"], "stopped": state["rung"] % 2}
+        raise IllegalAction(f"climb or stop, not {action!r}")
+
+    def resolve(self, state: State, request: Request, outcome: Mapping[str, JSON]) -> State:
+        raise IllegalAction("the ladder has no chance")
+
+    def view(self, state: State, seat: int | None, known: Knowledge) -> dict[str, JSON]:
+        return dict(state)
+
+    def render(self, view: Mapping[str, JSON]) -> Fragments:
+        return [("", str(view))]
+
+    def describe(self, state: State, action: Action) -> str:
+        return "climb" if "climb" in action else "stop"
+
+
+class DeclaredLadder(Ladder):
+    """The ladder, knowing its length."""
+
+    info = GameInfo("ladder_declared", "Ladder (declared)", 2, 2)
+
+    def length_bound(self, config: Config) -> int:
+        return self.RUNGS
+
+
+class ShortLadder(Ladder):
+    """The ladder, declaring a bound shorter than its longest game."""
+
+    info = GameInfo("ladder_short", "Ladder (short)", 2, 2)
+
+    def length_bound(self, config: Config) -> int:
+        return 50
+
+
+def climb(state: Any) -> Any:
+    """Always climb, to the end."""
+    while not state.is_terminal():
+        state.apply_action(next(a for a in state.legal_actions() if state.action_to_string(a) == "climb"))
+    return state
+
+
 def params(seats: int, variant: str = "standard", **more: int) -> dict[str, object]:
     return {"players": seats, "variant": variant, **more}
 
@@ -59,6 +168,7 @@ def play_until(state: Any, done: Callable[[Any], bool], seed: int = 0) -> Any:
 # -- OpenSpiel's own test ---------------------------------------------------------
 
 
+@pytest.mark.filterwarnings("ignore::atoll.openspiel.CutOff")  # CAP cuts long games on purpose
 @pytest.mark.parametrize("game,variant,seats", CONFIGS,
                          ids=[f"{g.info.name}-{v}-{n}p" for g, v, n in CONFIGS])
 def test_random_sim_test_passes_in_every_variant_and_seat_count(game: Game, variant: str, seats: int) -> None:
@@ -147,11 +257,97 @@ def test_the_winners_share_a_return_of_one() -> None:
         assert all(r == pytest.approx(1 / len(winners)) for r in winners)
 
 
-def test_a_game_cut_off_at_max_game_length_is_a_draw() -> None:
+def test_a_game_cut_off_at_max_game_length_is_reported_and_scored_a_draw() -> None:
     game = pyspiel.load_game(register(HighCard()), params(2, max_game_length=1))
-    state = play_until(game.new_initial_state(), lambda s: s.is_terminal())
+    with pytest.warns(CutOff, match="atoll_highcard: a game was cut off after 1 decisions"):
+        state = play_until(game.new_initial_state(), lambda s: s.is_terminal())
+    assert state.cut_off()
     assert str(state).endswith("decisions 1 cut True")
     assert state.returns() == [0.5, 0.5]
+
+
+def test_a_game_that_ends_by_its_rules_is_not_cut_off() -> None:
+    state = play_until(pyspiel.load_game(register(HighCard()), params(2)).new_initial_state(),
+                       lambda s: s.is_terminal())
+    assert not state.cut_off()
+
+
+# -- declared bounds -------------------------------------------------------------------
+
+
+def test_random_games_are_what_the_length_is_measured_from() -> None:
+    assert pyspiel.load_game(register(Ladder())).max_game_length() < Ladder.RUNGS
+
+
+def test_a_game_longer_than_the_measured_bound_is_cut_off_and_reported() -> None:
+    game = pyspiel.load_game(register(Ladder()))
+    with pytest.warns(CutOff, match="declare Game.length_bound"):
+        state = climb(game.new_initial_state())
+    assert state.cut_off()
+    assert state.returns() == [0.5, 0.5]
+
+
+def test_a_game_longer_than_the_measured_bound_is_not_cut_when_it_declares_its_bound() -> None:
+    game = pyspiel.load_game(register(DeclaredLadder()))
+    assert game.max_game_length() == Ladder.RUNGS
+    state = climb(game.new_initial_state())
+    assert not state.cut_off()
+    assert len(state.history()) == Ladder.RUNGS
+    assert state.returns() == [0.5, 0.5]  # the top reached: nobody stopped, nobody won
+
+
+def test_a_game_that_goes_past_its_declared_bound_is_an_error_not_a_draw() -> None:
+    game = pyspiel.load_game(register(ShortLadder()))
+    with pytest.raises(BoundExceeded, match="went past 50 decisions, the game's own length_bound"):
+        climb(game.new_initial_state())
+
+
+def test_a_smaller_max_game_length_than_declared_cuts_the_game_off() -> None:
+    game = pyspiel.load_game(register(DeclaredLadder()), {"max_game_length": 10})
+    with pytest.warns(CutOff):
+        state = climb(game.new_initial_state())
+    assert state.cut_off() and len(state.history()) == 10
+
+
+# -- action ids ---------------------------------------------------------------------------
+
+
+def test_without_stable_ids_an_action_is_a_position_in_the_sorted_legal_list() -> None:
+    game = pyspiel.load_game(register(HighCard()), params(2))
+    assert game.num_distinct_actions() == HighCard().action_bound(Config(2, "standard", {}))
+    state = play_until(game.new_initial_state(), lambda s: not s.is_chance_node())
+    assert state.legal_actions() == [0, 1]
+
+
+def test_stable_ids_name_one_move_in_every_state() -> None:
+    game = pyspiel.load_game(register(NumberedHighCard()), params(3))
+    assert game.num_distinct_actions() == 10
+    texts: dict[int, set[str]] = {}  # id -> the moves it named, without the card's handle
+    rng = random.Random(0)
+    for _ in range(20):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, weights = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(outcomes, weights)[0])
+                continue
+            for action in state.legal_actions():
+                texts.setdefault(action, set()).add(state.action_to_string(action).split(" (")[0])
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert texts[0] == {"bet high"} and texts[1] == {"bet low"}
+    assert all(texts[1 + face] == {f"play {face}"} for face in range(1, 9) if 1 + face in texts)
+
+
+def test_random_sim_test_passes_with_stable_ids() -> None:
+    pyspiel.random_sim_test(pyspiel.load_game(register(NumberedHighCard()), params(2)), num_sims=5,
+                            serialize=True, verbose=False)
+
+
+def test_two_legal_actions_sharing_an_id_are_refused() -> None:
+    game = pyspiel.load_game(register(ClashingHighCard()), params(2))
+    state = play_until(game.new_initial_state(), lambda s: not s.is_chance_node())
+    with pytest.raises(BadActionId, match="share action id 0"):
+        state.legal_actions()
 
 
 def test_a_serialized_state_comes_back_the_same() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from atoll import JSON, Action, Config, Fragments, Game, GameInfo, Knowledge, Request, State, Step
+from atoll import JSON, Action, Config, Fragments, Game, GameInfo, Knowledge, Request, State, Step, Tensors
 from atoll.plugins.kariba import rules, texts
 from atoll.plugins.kariba.render import render as render_view
 from atoll.plugins.kariba.view import view as seat_view
@@ -75,3 +75,30 @@ class Kariba(Game):
     def action_bound(self, config: Config) -> int:
         """At most one play per card in a hand of five, or four draws (the pile and three face-up)."""
         return rules.HAND_SIZE
+
+    def length_bound(self, config: Config) -> int:
+        """Every play puts at least one of the 64 cards out of the hands for good, and every draw takes
+        one into a hand: at most 128 decisions."""
+        return 2 * len(rules.FACES)
+
+    def chance_bound(self, config: Config) -> int:
+        """The one chance node with several outcomes is the next card of the shuffle: eight animals."""
+        return len(rules.ANIMALS)
+
+    def action_id_count(self, config: Config) -> int:
+        """Stable ids for learning algorithms (:mod:`atoll.plugins.kariba.spiel`): 49."""
+        from atoll.plugins.kariba import spiel
+
+        return spiel.ID_COUNT
+
+    def action_id(self, state: State, action: Action) -> int:
+        """``play 2 giraffe`` has one id in every state (:func:`atoll.plugins.kariba.spiel.action_id`)."""
+        from atoll.plugins.kariba import spiel
+
+        return spiel.action_id(state, action)
+
+    def tensors(self, config: Config) -> Tensors:
+        """Observation and information tensors (:class:`atoll.plugins.kariba.spiel.KaribaTensors`)."""
+        from atoll.plugins.kariba import spiel
+
+        return spiel.KaribaTensors(config)
