@@ -4,12 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from math import comb
+from typing import TYPE_CHECKING
 
 from atoll import JSON, Action, Config, Fragments, Game, Knowledge, Request, State, Step
 from atoll.plugins.animals_on_board import actions, rules, texts
 from atoll.plugins.animals_on_board.meta import FACE_UP, FULL, INFO, MOST_CRATES, removed_option
 from atoll.plugins.animals_on_board.render import render as render_view
 from atoll.plugins.animals_on_board.view import view as seat_view
+
+if TYPE_CHECKING:
+    from atoll.fast import Draws, Position, Simulator
 
 
 class AnimalsOnBoard(Game):
@@ -78,6 +82,13 @@ class AnimalsOnBoard(Game):
     def describe_log(self, state: State, seat: int, action: Action) -> str:
         """A public log line: a take names the face-up tiles everybody saw go."""
         return texts.describe_log(state, seat, action)
+
+    def simulator(self, config: Config, draws: Draws, start: Position | None = None) -> Simulator | None:
+        """The fast path: :mod:`atoll.plugins.animals_on_board.fast`, imported only when a bot or a
+        simulation asks."""
+        from atoll.plugins.animals_on_board import fast
+
+        return fast.simulator(config, draws, start)
 
     def action_bound(self, config: Config) -> int:
         """The splits of the thirteen-tile group (4 seats), or the cuts of a fourteen-tile ark."""
