@@ -1,5 +1,10 @@
-# Sourced by scripts/play, scripts/test and scripts/bench: make .venv if needed and install atoll.
+# Sourced by scripts/play, test, bench, typecheck and new-plugin: make .venv if needed and install atoll.
 # Usage: ensure_venv [EXTRAS]   (EXTRAS like "dev"; reinstalls only when pyproject.toml changed)
+#
+# atoll is installed editable in setuptools' strict mode: .venv sees a tree of links to the files
+# of core/, net/ and plugins/ under their import names, which mypy follows (it cannot follow the
+# import hook of the default mode; docs/decisions/0003-typed-installs.md). A module added or removed
+# needs new links, so the list of files is stamped too and a changed list re-links (a second or two).
 
 ensure_venv() {
   local extras="${1:-}"
@@ -19,15 +24,37 @@ ensure_venv() {
     echo "making $venv ..." >&2
     "$python" -m venv "$venv"
   fi
-  local hash stamp
+  local hash stamp files linked
   hash="$(sha256sum "$root/pyproject.toml" | cut -c1-16)"
   stamp="$venv/.installed-$hash${extras:+-$extras}"
+  files="$(cd "$root" && find core net plugins -name __pycache__ -prune -o -type f \
+    \( -name '*.py' -o -name '*.tmpl' -o -name py.typed \) -print | LC_ALL=C sort | sha256sum | cut -c1-16)"
+  linked="$venv/.linked-$files"
   # an install with extras serves a plain request too
   if [ ! -f "$stamp" ] && { [ -n "$extras" ] || ! compgen -G "$venv/.installed-$hash*" >/dev/null; }; then
     echo "installing atoll${extras:+ with [$extras]} into $venv (first time takes a minute) ..." >&2
     "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade pip >&2
-    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -e "$root${extras:+[$extras]}" >&2
-    rm -f "$venv"/.installed-*
-    touch "$stamp"
+    _quiet_pip "$venv" --config-settings editable_mode=strict -e "$root${extras:+[$extras]}"
+    rm -f "$venv"/.installed-* "$venv"/.linked-*
+    touch "$stamp" "$linked"
+  elif [ ! -f "$linked" ]; then
+    echo "linking atoll's modules into $venv (a module was added or removed) ..." >&2
+    # the dependencies are in place, only the links change: no index, and no build environment
+    # unless the venv's own setuptools is too old to build atoll
+    _quiet_pip "$venv" --no-deps --no-index --no-build-isolation --config-settings editable_mode=strict \
+      -e "$root" 2>/dev/null ||
+      _quiet_pip "$venv" --no-deps --config-settings editable_mode=strict -e "$root"
+    rm -f "$venv"/.linked-*
+    touch "$linked"
+  fi
+}
+
+# pip install, its output shown only when it fails (strict mode's notes are long and always the same)
+_quiet_pip() {
+  local venv="$1" out
+  shift
+  if ! out="$("$venv/bin/python" -m pip install --quiet --disable-pip-version-check "$@" 2>&1)"; then
+    echo "$out" >&2
+    return 1
   fi
 }

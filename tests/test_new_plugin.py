@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+import atoll
 from atoll.authoring.new_plugin import FILES, TemplateError, generate, placeholders
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -37,7 +38,7 @@ def scratch() -> Iterator[Path]:
 
 
 def run(*command: str | Path, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "PIP_", "VIRTUAL_ENV"))}
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "PIP_", "VIRTUAL_ENV", "MYPY"))}
     env["PIP_NO_INDEX"] = "1"  # never reach for the network
     env["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
     return subprocess.run([str(c) for c in command], capture_output=True, text=True, cwd=cwd, env=env,
@@ -90,6 +91,37 @@ def test_the_generated_plugin_installs_lists_and_passes_its_own_tests(scratch: P
     tested = run(python, "-m", "pytest", "-q", "-p", "no:cacheprovider", plugin / "tests", cwd=plugin)
     assert tested.returncode == 0, tested.stdout + tested.stderr
     assert " passed" in tested.stdout and "failed" not in tested.stdout
+
+
+def test_atoll_is_installed_where_mypy_can_find_it() -> None:
+    """setuptools' default editable mode finds atoll through an import hook that mypy cannot follow;
+    scripts/_venv.sh installs it in strict mode, a tree of links under the import names."""
+    package = Path(atoll.__file__).parent
+    assert package != ROOT / "core", (
+        "atoll is installed editable in setuptools' default mode, which mypy cannot follow: install it as "
+        "scripts/_venv.sh does (pip install --config-settings editable_mode=strict -e .), or run scripts/test"
+    )
+
+
+@pytest.mark.skipif(
+    not can_build_wheels_offline(),
+    reason="pip cannot build the plugin offline: the project venv has setuptools older than 70.1 "
+           "and no `wheel` package (add `wheel` to the dev extras)",
+)
+def test_the_generated_plugin_installed_editable_passes_strict_mypy(scratch: Path) -> None:
+    """atoll as scripts/_venv.sh installs it and the plugin by `pip install -e`: mypy --strict finds
+    both by itself, with no MYPYPATH and no link tree of ours."""
+    plugin = scratch / "plugin"
+    generate("dice_race", plugin)
+    python = sibling_venv(scratch / "venv")
+    installed = run(python, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
+                    "-e", plugin)
+    assert installed.returncode == 0, installed.stdout + installed.stderr
+
+    checked = run(python, "-m", "mypy", "--strict", "--cache-dir", scratch / "mypy-cache", "src", "tests",
+                  cwd=plugin)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert checked.stdout.startswith("Success: no issues found")
 
 
 def test_the_generated_plugin_passes_the_linter(scratch: Path) -> None:
