@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from atoll import JSON, Action, Config, Fragments, Game, Knowledge, Request, State, Step
 from atoll.plugins.survival import render, texts, turn, view
@@ -10,6 +11,9 @@ from atoll.plugins.survival.board import NEIGHBOURS, PLACES
 from atoll.plugins.survival.meta import ANIMALS, COLOURS, INFO
 from atoll.plugins.survival.obstacles import bound
 from atoll.plugins.survival.state import initial_state
+
+if TYPE_CHECKING:
+    from atoll.fast import Draws, Position, Simulator
 
 
 class Survival(Game):
@@ -71,6 +75,13 @@ class Survival(Game):
     def seat_names(self, config: Config) -> Sequence[str]:
         """The players' colours."""
         return COLOURS[: config.seats]
+
+    def simulator(self, config: Config, draws: Draws, start: Position | None = None) -> Simulator | None:
+        """The fast path: :mod:`atoll.plugins.survival.fast`, imported only when a bot or a simulation
+        asks."""
+        from atoll.plugins.survival import fast
+
+        return fast.simulator(config, draws, start)
 
     def action_bound(self, config: Config) -> int:
         """Placing: five prey on any of the 91 places; moving: six predator steps, six for each of

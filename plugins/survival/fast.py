@@ -1,0 +1,384 @@
+"""Survival of the Fittest's fast path: the rules of :mod:`~atoll.plugins.survival.turn`,
+:mod:`~atoll.plugins.survival.moves` and :mod:`~atoll.plugins.survival.obstacles` over small ints,
+for playouts and search.
+
+A place is its index in :data:`~atoll.plugins.survival.board.PLACES` (0-90), a prey its index
+in :data:`~atoll.plugins.survival.meta.ANIMALS`, and a token on the board ``(seat, token)`` with
+:data:`PREDATOR` for the predator. The dice are rolled inline, so the simulator is always at a
+placement, a choice of dice or a step.
+
+Codes (each names the same move, with the same text, in every state): ``PLACE + 91 * animal +
+place``; ``ASSIGN + die`` gives the predator that die; ``PREDATOR_STEP + place`` and
+``PREY_STEP + 91 * animal + place`` step there; ``OBSTACLE + i`` lays the ``i``-th of all
+obstacle layouts (obstacle by obstacle, each in :func:`~atoll.plugins.survival.obstacles.layouts`
+order).
+"""
+
+from __future__ import annotations
+
+from atoll import Action, Config, Results, State
+from atoll.fast import OVER, Draws, Position, Simulator
+from atoll.plugins.survival.board import FIXED, NEIGHBOURS, PLACES, STARTS
+from atoll.plugins.survival.meta import ANIMALS, OBSTACLES, POINTS, ROUND_LIMIT
+from atoll.plugins.survival.obstacles import layouts
+from atoll.plugins.survival.turn import placer
+
+#: The token number of a predator (prey are 0-4, their index in ANIMALS).
+PREDATOR = -1
+#: Code ranges, one per kind of decision.
+PLACE, ASSIGN, PREDATOR_STEP, PREY_STEP, OBSTACLE = 0, 500, 600, 1000, 2000
+
+_N = len(PLACES)
+_INDEX = {place: i for i, place in enumerate(PLACES)}
+_NEIGHBOURS = tuple(tuple(_INDEX[n] for n in NEIGHBOURS[place]) for place in PLACES)
+_FIXED = frozenset(_INDEX[p] for p in FIXED)
+_ANIMAL = {animal: i for i, animal in enumerate(ANIMALS)}
+_POINTS = tuple(POINTS[animal] for animal in ANIMALS)
+#: A layout of an obstacle: (code, place named, turn, places covered).
+_Layout = tuple[int, int, int, tuple[int, ...]]
+
+
+def _layout_tables() -> tuple[dict[int, list[_Layout]], dict[int, dict[int, list[int]]]]:
+    """Per obstacle number, its layouts in obstacles.layouts() order with consecutive codes; and
+    place -> the positions of that obstacle's layouts covering it (as obstacles.covering)."""
+    found: dict[int, list[_Layout]] = {}
+    covering: dict[int, dict[int, list[int]]] = {}
+    code = OBSTACLE
+    for number in OBSTACLES:
+        found[number], covering[number] = [], {}
+        for i, (_, at, turn, places) in enumerate(layouts(number)):
+            covered = tuple(_INDEX[p] for p in places)
+            found[number].append((code, _INDEX[at], turn, covered))
+            for place in covered:
+                covering[number].setdefault(place, []).append(i)
+            code += 1
+    return found, covering
+
+
+_LAYOUTS, _COVERING = _layout_tables()
+_FOOTPRINT = {(n, at, turn): places for n, found in _LAYOUTS.items() for _, at, turn, places in found}
+_OBSTACLE_OF = {code: (n, at, turn) for n, found in _LAYOUTS.items() for code, at, turn, _ in found}
+_CODE = {(n, PLACES[at], turn): code for code, (n, at, turn) in _OBSTACLE_OF.items()}
+# The phases the simulator stops in: always at a decision, or over.
+_PLACE, _ASSIGN, _MOVE, _OVER = 0, 1, 2, 3
+
+
+def _longest(start: int, blocked: set[int], most: int) -> int:
+    """moves.longest: the most steps (up to ``most``) from ``start`` never entering ``blocked`` or a
+    place twice."""
+    if most <= 0:
+        return 0
+    best = 0
+    seen = {start}
+
+    def walk(place: int, steps: int) -> bool:
+        nonlocal best
+        if steps > best:
+            best = steps
+            if best == most:
+                return True
+        for nxt in _NEIGHBOURS[place]:
+            if nxt not in blocked and nxt not in seen:
+                seen.add(nxt)
+                if walk(nxt, steps + 1):
+                    return True
+                seen.discard(nxt)
+        return False
+
+    walk(start, 0)
+    return best
+
+
+class SurvivalSimulator(Simulator):
+    """One game of Survival of the Fittest in play, places and tokens as ints, the dice rolled inline."""
+
+    __slots__ = ("at", "clock", "dice", "draws", "laid", "obstacle_due", "out", "phase", "points",
+                 "predator_left", "predators", "prey", "prey_left", "round", "seats", "touched", "turn",
+                 "unplaced", "walls")
+
+    def __init__(self, seats: int, draws: Draws) -> None:
+        self.seats = seats
+        self.draws = draws
+        self.phase = _PLACE
+        self.turn = 0
+        self.round = 0
+        self.clock = 0
+        self.predators = [_INDEX[p] for p in STARTS[seats]]
+        #: prey[seat]: animal -> place, in the order the seat placed them (the order steps list them)
+        self.prey: list[dict[int, int]] = [{} for _ in range(seats)]
+        self.unplaced = [list(range(len(ANIMALS))) for _ in range(seats)]
+        #: points[seat]: the points of the prey its predator caught
+        self.points = [0] * seats
+        self.out: list[int | None] = [None] * seats
+        #: laid: obstacle number -> (place named, turn), in the order first laid
+        self.laid: dict[int, tuple[int, int]] = {}
+        self.walls: set[int] = set()
+        self.at: dict[int, tuple[int, int]] = {p: (s, PREDATOR) for s, p in enumerate(self.predators)}
+        self.dice: list[int] = []
+        self.predator_left = 0
+        self.prey_left = 0
+        self.obstacle_due = False
+        self.touched: set[int] = set()
+
+    @classmethod
+    def at_position(cls, config: Config, draws: Draws, start: Position) -> SurvivalSimulator:
+        """A game at the decision ``start`` (nothing in Survival is hidden: the state says it all)."""
+        state = start.state
+        sim = cls(config.seats, draws)
+        sim.phase = {"place": _PLACE, "assign": _ASSIGN, "move": _MOVE}[state["phase"]]
+        sim.turn, sim.round, sim.clock = state["turn"], state["round"], state["clock"]
+        sim.predators = [-1 if p is None else _INDEX[p] for p in state["predators"]]
+        sim.prey = [{_ANIMAL[a]: _INDEX[p] for a, p in prey.items()} for prey in state["prey"]]
+        sim.unplaced = [[_ANIMAL[a] for a in left] for left in state["unplaced"]]
+        sim.points = [sum(POINTS[a] for _, a in caught) for caught in state["caught"]]
+        sim.out = list(state["out"])
+        sim.laid = {int(k): (_INDEX[v["at"]], v["turn"]) for k, v in state["obstacles"].items()}
+        sim.walls = {_INDEX[p] for p in state["walls"]}
+        sim.at = {_INDEX[place]: (seat, PREDATOR if token == "predator" else _ANIMAL[token])
+                  for place, (seat, token) in state["at"].items()}
+        sim.dice = list(state["dice"])
+        sim.predator_left, sim.prey_left = state["predator_left"], state["prey_left"]
+        sim.obstacle_due = state["obstacle_due"]
+        sim.touched = {_INDEX[p] for p in state["touched"]}
+        return sim
+
+    # -- the Simulator API ---------------------------------------------------------------
+
+    def seat(self) -> int:
+        """The seat to decide, or OVER."""
+        return OVER if self.phase == _OVER else self.turn
+
+    def legal(self) -> list[int]:
+        """As turn.legal: placements by animal then place; the dice, high first; the predator's
+        steps, the prey's steps, then (on doubles) the obstacle layouts."""
+        phase = self.phase
+        if phase == _MOVE:
+            codes = [PREDATOR_STEP + p for p in self._predator_steps()]
+            codes += self._prey_steps()
+            if self.obstacle_due:
+                codes += self._obstacle_choices(first=False)
+            return codes
+        if phase == _ASSIGN:
+            return [ASSIGN + die for die in sorted(set(self.dice), reverse=True)]
+        if phase == _PLACE:
+            taken = self.at.keys() | _FIXED
+            free = [p for p in range(_N) if p not in taken]
+            return [PLACE + _N * animal + p for animal in self.unplaced[self.turn] for p in free]
+        return []
+
+    def apply(self, code: int) -> None:
+        """Place, assign, step or lay an obstacle, then go on (rolling the dice) to the next decision."""
+        if code >= OBSTACLE:
+            number, at, turn = _OBSTACLE_OF[code]
+            self.laid[number] = (at, turn)
+            self.walls = {p for n, (a, t) in self.laid.items() for p in _FOOTPRINT[n, a, t]}
+            self.obstacle_due = False
+            self._after_move()
+        elif code >= PREY_STEP:
+            self._prey_step(*divmod(code - PREY_STEP, _N))
+            self._after_move()
+        elif code >= PREDATOR_STEP:
+            self._predator_step(code - PREDATOR_STEP)
+            self._after_move()
+        elif code >= ASSIGN:
+            die, dice = code - ASSIGN, self.dice
+            other = dice[1] if dice[0] == die else dice[0]
+            self.phase, self.predator_left, self.prey_left = _MOVE, die, other
+            self._after_move()
+        else:
+            self._place(*divmod(code - PLACE, _N))
+
+    def results(self) -> Results:
+        """S17-S19: points caught, and the survivors' own prey; ties go to who kept prey longest."""
+        scores = list(self.points)
+        for seat in range(self.seats):
+            scores[seat] += sum(_POINTS[a] for a in self.prey[seat])
+        # S18: how long a seat kept prey; still in at the end counts as one turn past the clock
+        kept = [self.clock + 1 if out is None else out for out in self.out]
+        keys = list(zip(scores, kept, strict=True))
+        best = max(keys)
+        return Results(tuple(scores), tuple(s for s, key in enumerate(keys) if key == best))
+
+    def copy(self, draws: Draws | None = None) -> SurvivalSimulator:
+        """An independent copy, rolling its dice from ``draws`` (default: this one's)."""
+        twin = SurvivalSimulator.__new__(SurvivalSimulator)
+        twin.seats, twin.draws = self.seats, draws or self.draws
+        twin.phase, twin.turn, twin.round, twin.clock = self.phase, self.turn, self.round, self.clock
+        twin.predators = list(self.predators)
+        twin.prey = [dict(prey) for prey in self.prey]
+        twin.unplaced = [list(left) for left in self.unplaced]
+        twin.points = list(self.points)
+        twin.out = list(self.out)
+        twin.laid = dict(self.laid)
+        twin.walls = set(self.walls)
+        twin.at = dict(self.at)
+        twin.dice = list(self.dice)
+        twin.predator_left, twin.prey_left = self.predator_left, self.prey_left
+        twin.obstacle_due = self.obstacle_due
+        twin.touched = set(self.touched)
+        return twin
+
+    def code(self, state: State, action: Action) -> int:
+        """The code of a full-API action legal in ``state``."""
+        do = action["do"]
+        if do == "place":
+            return PLACE + _N * _ANIMAL[action["animal"]] + _INDEX[action["at"]]
+        if do == "assign":
+            return ASSIGN + int(action["predator"])
+        if do == "step":
+            to = _INDEX[action["to"]]
+            if action["token"] == "predator":
+                return PREDATOR_STEP + to
+            return PREY_STEP + _N * _ANIMAL[action["token"]] + to
+        return _CODE[int(action["id"]), action["at"], int(action["turn"])]
+
+    # -- the rules ----------------------------------------------------------------------
+
+    def _place(self, animal: int, place: int) -> None:
+        """S6: one prey at a time, in snake order; once all are placed the first turn begins."""
+        seat = self.turn
+        self.prey[seat][animal] = place
+        self.unplaced[seat].remove(animal)
+        self.at[place] = (seat, animal)
+        left = sum(len(u) for u in self.unplaced)
+        if left:
+            self.turn = placer(self.seats, left)
+        elif self._begin_turn(0):
+            self._after_move()
+
+    def _predator_blocked(self, seat: int) -> set[int]:
+        blocked = self.walls | self.touched | _FIXED
+        blocked.update(p for p, (owner, token) in self.at.items() if owner == seat or token == PREDATOR)
+        return blocked
+
+    def _prey_blocked(self) -> set[int]:
+        return self.walls | self.touched | _FIXED | self.at.keys()
+
+    def _predator_steps(self) -> list[int]:
+        """S8, S11: a step only if the predator can still go as far as it could before it."""
+        seat, left = self.turn, self.predator_left
+        here = self.predators[seat]
+        if left <= 0 or here < 0:
+            return []
+        blocked = self._predator_blocked(seat)
+        blocked.add(here)
+        can = _longest(here, blocked, left)
+        if can == 0:
+            return []
+        return [n for n in _NEIGHBOURS[here] if n not in blocked and 1 + _longest(n, blocked, can - 1) == can]
+
+    def _prey_steps(self) -> list[int]:
+        """S9, S11: every prey of the seat to any open neighbour, as codes."""
+        if self.prey_left <= 0:
+            return []
+        blocked = self._prey_blocked()
+        return [PREY_STEP + _N * animal + n for animal, place in self.prey[self.turn].items()
+                for n in _NEIGHBOURS[place] if n not in blocked]
+
+    def _can_step(self) -> bool:
+        seat = self.turn
+        here = self.predators[seat]
+        if self.predator_left > 0 and here >= 0:
+            blocked = self._predator_blocked(seat)
+            if any(n not in blocked for n in _NEIGHBOURS[here]):
+                return True
+        if self.prey_left > 0:
+            blocked = self._prey_blocked()
+            return any(n not in blocked for p in self.prey[seat].values() for n in _NEIGHBOURS[p])
+        return False
+
+    def _obstacle_choices(self, first: bool) -> list[int]:
+        """S14, S15: an obstacle still off the board (all of them once four are out), on no token or
+        other obstacle, and a moved one to a new position."""
+        taken = set(self.at)
+        laid = self.laid
+        numbers = [n for n in OBSTACLES if n not in laid] or list(OBSTACLES)
+        found: list[int] = []
+        for number in numbers:
+            cover = _COVERING[number]
+            unfit: set[int] = set()
+            others = {p for n, (a, t) in laid.items() if n != number for p in _FOOTPRINT[n, a, t]}
+            for place in taken | others:
+                unfit.update(cover.get(place, ()))
+            now = laid.get(number)
+            for i, (code, at, turn, _) in enumerate(_LAYOUTS[number]):
+                if i in unfit or (now is not None and now == (at, turn)):
+                    continue
+                found.append(code)
+                if first:
+                    return found
+        return found
+
+    def _predator_step(self, to: int) -> None:
+        """S8-S12: the predator steps; stepping on another's prey catches it."""
+        seat = self.turn
+        here = self.predators[seat]
+        self.predators[seat] = to
+        self.predator_left -= 1
+        del self.at[here]
+        victim = self.at.get(to)
+        self.at[to] = (seat, PREDATOR)
+        self.touched.add(here)
+        self.touched.add(to)
+        if victim is not None:
+            owner, animal = victim
+            del self.prey[owner][animal]
+            self.points[seat] += _POINTS[animal]
+            if not self.prey[owner]:  # S16: without prey a player loses the predator too
+                del self.at[self.predators[owner]]
+                self.predators[owner] = -1
+                self.out[owner] = self.clock
+
+    def _prey_step(self, animal: int, to: int) -> None:
+        seat = self.turn
+        here = self.prey[seat][animal]
+        self.prey[seat][animal] = to
+        self.prey_left -= 1
+        del self.at[here]
+        self.at[to] = (seat, animal)
+        self.touched.add(here)
+        self.touched.add(to)
+
+    def _after_move(self) -> None:
+        """The game ends at one player with prey; the turn when nothing is left to do in it."""
+        while True:
+            if sum(1 for prey in self.prey if prey) <= 1:
+                self.phase = _OVER
+                return
+            if self._can_step() or (self.obstacle_due and self._obstacle_choices(first=True)):
+                return
+            seat, seats = self.turn, self.seats
+            nxt = (seat + 1) % seats
+            while not self.prey[nxt]:
+                nxt = (nxt + 1) % seats
+            if not self._begin_turn(nxt):
+                return
+
+    def _begin_turn(self, seat: int) -> bool:
+        """S7, S19: the next turn and its roll, or the end at the round limit. True when the roll
+        left the turn with nothing to do yet decided (doubles, which go straight to moving)."""
+        new_round = self.round == 0 or seat <= self.turn
+        rounds = self.round + 1 if new_round else self.round
+        self.dice, self.predator_left, self.prey_left, self.obstacle_due = [], 0, 0, False
+        self.touched = set()
+        if rounds > ROUND_LIMIT:
+            self.phase = _OVER
+            return False
+        self.turn, self.round, self.clock = seat, rounds, self.clock + 1
+        draws = self.draws
+        dice = [draws.die(6), draws.die(6)]
+        self.dice = dice
+        if dice[0] != dice[1]:
+            self.phase = _ASSIGN
+            return False
+        self.phase = _MOVE
+        self.predator_left = self.prey_left = dice[0]
+        self.obstacle_due = True
+        return True
+
+
+def simulator(config: Config, draws: Draws, start: Position | None = None) -> SurvivalSimulator:
+    """Survival's simulator at set-up, or at ``start``."""
+    if start is None:
+        return SurvivalSimulator(config.seats, draws)
+    return SurvivalSimulator.at_position(config, draws, start)

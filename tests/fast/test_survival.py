@@ -1,0 +1,47 @@
+"""Survival of the Fittest's simulator plays exactly the games of the full API (the conformance
+kit's fast-path check): placements, the dice, the predator's longest paths, catches and obstacles."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from atoll.fast import OVER, RandomDraws
+from atoll.plugins.survival import Survival
+from atoll.plugins.survival.fast import ASSIGN, OBSTACLE, PLACE, PREDATOR_STEP, PREY_STEP
+from atoll.testing import check_fast_path
+
+GAME = Survival()
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_the_simulator_plays_the_games_of_the_full_api(seats: int) -> None:
+    config = GAME.configure(seats)
+    for seed in range(8):
+        assert check_fast_path(GAME, config, seed, start_at=(seed % 8) / 8)
+
+
+def test_every_kind_of_decision_has_its_own_codes() -> None:
+    """S6 placing, S7 the dice, S8 and S9 steps, S14 obstacles come up in random games."""
+    seen: set[int] = set()
+    for seed in range(6):
+        sim = GAME.simulator(GAME.configure(2), RandomDraws(random.Random(seed)))
+        assert sim is not None
+        rng = random.Random(seed)
+        while sim.seat() != OVER:
+            legal = sim.legal()
+            seen.update(legal)
+            sim.apply(legal[rng.randrange(len(legal))])
+    ranges = [(PLACE, ASSIGN), (ASSIGN, PREDATOR_STEP), (PREDATOR_STEP, PREY_STEP), (PREY_STEP, OBSTACLE)]
+    assert all(any(low <= code < high for code in seen) for low, high in ranges)
+    assert any(code >= OBSTACLE for code in seen)
+
+
+def test_playing_a_copy_to_the_end_leaves_the_original_where_it_was() -> None:
+    sim = GAME.simulator(GAME.configure(3), RandomDraws(random.Random(2)))
+    assert sim is not None
+    twin = sim.copy(RandomDraws(random.Random(9)))
+    results, steps = twin.playout(random.Random(9))
+    assert results is not None and steps > 0 and twin.seat() == OVER
+    assert sim.seat() == 0 and len(sim.legal()) > 0
