@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from atoll.bots.random_bot import RandomBot
-from atoll.chance import Request, Shuffle, request_from_json
+from atoll.chance import Request, Roll, Shuffle, request_from_json
 from atoll.engine.local import LocalResolver
 from atoll.engine.match import Event, Match, normal_text
 from atoll.engine.observation import Observation
@@ -378,32 +378,39 @@ def check_hidden_faces(playout: Playout) -> None:
     """Nothing public depends on a face that is hidden from somebody.
 
     1. For each seat, the faces of the cards it never saw (neither dealt to it nor
-       shown) are permuted within their piles, and the same public log is driven
+       shown) are permuted within their piles, the dice under other seats' cups it
+       never saw are turned to other faces, and the same public log is driven
        through a fresh game on a resolver that holds these other faces. As long as
        the log can be followed (another seat's options may legitimately change with
        its cards), the public state and the seat's view must be exactly those of
        the original game, and the seat's own legal actions must be the same.
     2. At each decision, the faces the deciding seat holds unseen by others are
-       permuted among its own cards: its legal actions that show no card must stay
-       the same. Such an action goes into the public log as it is, and the other
-       seats, who cannot see those faces, must be able to check it with ``apply``.
+       permuted among its own cards (its dice turned to other faces): its legal
+       actions that show no card must stay the same, texts included. Such an action
+       goes into the public log as it is, so one that carried a private face outside
+       ``"reveal"`` would show it to every seat; and the other seats, who cannot see
+       those faces, must be able to check it with ``apply``.
     """
     piles: dict[str, list[str]] = {}
+    dice: dict[str, int] = {}
     shown: set[str] = set()
     for event in playout.events:
         if "request" in event:
             request = request_from_json(event["request"])
             if isinstance(request, Shuffle):
                 piles[request.pile] = request.handles()
+            elif isinstance(request, Roll) and request.to is not None:
+                dice.update((h, request.sides) for h in request.handles())
         shown.update(_shown_by(event))
     final_known = playout.moments[-1].known
     for seat in range(playout.config.seats):
         unseen = [[h for h in handles if h not in shown and h not in final_known[seat]]
                   for handles in piles.values()]
-        faces = _rotated(playout.faces, unseen)
+        faces = _rolled_over(_rotated(playout.faces, unseen),
+                             {h: s for h, s in dice.items() if h not in shown and h not in final_known[seat]})
         if faces != playout.faces:
             _follow_with_other_faces(playout, seat, faces)
-    _check_quiet_actions(playout)
+    _check_quiet_actions(playout, dice)
 
 
 def _shown_by(event: Event) -> list[str]:
@@ -414,7 +421,7 @@ def _shown_by(event: Event) -> list[str]:
     return list(reveal) if isinstance(reveal, dict) else []
 
 
-def _check_quiet_actions(playout: Playout) -> None:
+def _check_quiet_actions(playout: Playout, dice: Mapping[str, int]) -> None:
     shown: set[str] = set()
     for m in playout.moments:
         if isinstance(m.step, Decision) and not m.step.secret:
@@ -422,9 +429,10 @@ def _check_quiet_actions(playout: Playout) -> None:
             known = m.known[seat]
             groups: dict[str, list[str]] = {}
             for handle in known:
-                if handle not in shown:
+                if handle not in shown and handle not in dice:
                     groups.setdefault(handle.rsplit(".", 1)[0], []).append(handle)
-            other = _rotated(known, list(groups.values()))
+            mine = {h: dice[h] for h in known if h in dice and h not in shown}
+            other = _rolled_over(_rotated(known, list(groups.values())), mine)
             if other != known:
                 quiet = {canonical(a) for a in m.legal if not a.get("reveal")}
                 again = playout.game.legal_actions(m.state, seat, other)
@@ -432,8 +440,9 @@ def _check_quiet_actions(playout: Playout) -> None:
                 if quiet != quiet_again:
                     changed = sorted(quiet ^ quiet_again)[0]
                     raise playout.fail("hidden-faces", f"seat {seat}'s action {changed}, which shows no "
-                                       "card, comes and goes with the faces of its hidden cards; the other "
-                                       "seats cannot see them, so they could not check it", m.index)
+                                       "card, comes and goes with the faces of its hidden cards or dice: "
+                                       "if it carries them outside 'reveal' it shows them to every seat, and "
+                                       "the other seats, who cannot see them, could not check it", m.index)
         if m.event is not None:
             shown.update(_shown_by(m.event))
 
@@ -515,8 +524,9 @@ def check_illegal_actions(playout: Playout) -> None:
     """An illegal action is refused with an :data:`REFUSALS` error and changes nothing.
 
     The illegal actions are built from the legal ones: a key removed, a value
-    changed, an unknown kind, a legal action of another step or seat, a
-    ``reveal`` of a card the seat does not hold. "Illegal" means "not among the
+    changed, a boolean where an integer is expected (``True == 1`` in Python, but
+    not in JSON: another peer reads ``true``), an unknown kind, a legal action of
+    another step or seat, a ``reveal`` of a card the seat does not hold. "Illegal" means "not among the
     legal actions": ``apply`` must refuse whatever ``legal_actions`` does not
     list, since on a network table it is the only check. One exception: an
     accepted action whose text is a legal action's text is that action in
@@ -553,7 +563,7 @@ def _refused(playout: Playout, m: Moment, match: Match, seat: int, action: Actio
         raise playout.fail("illegal-actions", f"{label}: {_short(action)} crashed the game with {exc!r}; "
                            "refuse it with IllegalAction or MalformedInput", m.index) from exc
     else:
-        if _equivalent_to_legal(playout, m, action):
+        if not label.startswith(_BOOLEAN) and _equivalent_to_legal(playout, m, action):
             return False
         raise playout.fail("illegal-actions", f"{label}: {_short(action)} was accepted, but it is not "
                            "among the legal actions", m.index)
@@ -585,6 +595,9 @@ def _illegal_candidates(playout: Playout, m: Moment, decisions: Sequence[Moment]
             if action[key] not in (None, {}, []):  # an empty value often means the same as none at all
                 candidates.append((f"a legal action without {key!r}", rest))
             candidates.append((f"a legal action with {key!r} changed", {**rest, key: _changed(action[key])}))
+        boolean = _boolean_for_integer(action)
+        if boolean is not None:
+            candidates.append((f"{_BOOLEAN} in a legal action", boolean))
     elsewhere = [(d, a) for d in decisions if d is not m for a in d.legal[:2]]
     for d, action in _spread(elsewhere, 4):
         who = "another seat" if _seat(d) != seat else "the same seat"
@@ -604,6 +617,30 @@ def _illegal_candidates(playout: Playout, m: Moment, decisions: Sequence[Moment]
             seen.add(text)
             out.append((label, action))
     return out
+
+
+#: How the label of a boolean candidate begins (no legal text excuses it: ``True`` reads as ``1``).
+_BOOLEAN = "a boolean where an integer is expected"
+
+
+def _boolean_for_integer(value: JSON) -> Any:
+    """``value`` with its first integer (in key order) replaced by the boolean equal to it in Python
+    (``1`` by ``True``, ``0`` by ``False``, others by ``True``), or ``None`` when it holds no integer."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value == 1 or value != 0
+    if isinstance(value, list):
+        for i, item in enumerate(value):
+            changed = _boolean_for_integer(item)
+            if changed is not None:
+                return [*value[:i], changed, *value[i + 1:]]
+    if isinstance(value, dict):
+        for key in sorted(value):
+            if key == "reveal":
+                continue  # faces are the game's own values, checked by the proof, not by apply
+            changed = _boolean_for_integer(value[key])
+            if changed is not None:
+                return {**value, key: changed}
+    return None
 
 
 def check_render(playout: Playout) -> None:
@@ -810,6 +847,16 @@ def _differ(a: JSON, b: JSON) -> bool:
     """Whether two pieces of plain JSON differ (compared as Python compares them: much faster than
     hashing their encodings, at the price of taking ``1`` and ``True`` for the same)."""
     return bool(a != b)
+
+
+def _rolled_over(faces: Mapping[str, JSON], dice: Mapping[str, int]) -> dict[str, JSON]:
+    """``faces`` with each die of ``dice`` (handle -> sides) turned to the next face (a 6 to a 1)."""
+    out = dict(faces)
+    for handle, sides in dice.items():
+        value = out.get(handle)
+        if isinstance(value, int) and not isinstance(value, bool):
+            out[handle] = value % sides + 1
+    return out
 
 
 def _rotated(faces: Mapping[str, JSON], groups: Sequence[Sequence[str]]) -> dict[str, JSON]:

@@ -19,6 +19,7 @@ over       the game is over
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from itertools import combinations
 from types import MappingProxyType
@@ -129,7 +130,8 @@ def apply_action(state: State, action: Action) -> State:
     known: Knowledge = reveal if isinstance(reveal, dict) else NOTHING_KNOWN
     options = _candidates(state, seat, known, action)
     for twin in options:
-        if twin == action:
+        if twin == action and json.dumps(twin, sort_keys=True) == json.dumps(action, sort_keys=True):
+            # (the second test because True == 1 in Python, but a peer reads true, not 1)
             action = twin  # the legal twin: exact types, no stray values
             break
     else:

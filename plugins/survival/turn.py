@@ -199,7 +199,7 @@ def _obstacle(state: State, action: Action) -> State:
     if not state["obstacle_due"]:
         raise IllegalAction("an obstacle is laid or moved only on a turn that rolled doubles, once")
     number, at, turn = action.get("id"), action.get("at"), action.get("turn")
-    if not isinstance(number, int) or not isinstance(turn, int) or not isinstance(at, str):
+    if type(number) is not int or type(turn) is not int or not isinstance(at, str):  # a bool is no number
         raise MalformedInput(f"an obstacle action names 'id' (1-4), 'at' (a place) and 'turn': {action!r}")
     if not may_lay(state, number, at, turn):
         raise IllegalAction(_why_not(state, number, at, turn))
