@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from atoll import (
     JSON,
@@ -18,6 +19,9 @@ from atoll import (
 from atoll.plugins.kiribati import render, texts, turn, view
 from atoll.plugins.kiribati.meta import COLOURS, INFO, animals_in_play
 from atoll.plugins.kiribati.state import initial_state
+
+if TYPE_CHECKING:
+    from atoll.fast import Draws, Position, Simulator
 
 
 class Kiribati(Game):
@@ -94,6 +98,12 @@ class Kiribati(Game):
     def describe_log(self, state: State, seat: int, action: Action) -> str:
         """A public log line (a secret choice of cards is never spelt out)."""
         return texts.describe_log(state, seat, action)
+
+    def simulator(self, config: Config, draws: Draws, start: Position | None = None) -> Simulator | None:
+        """The fast path (:mod:`atoll.plugins.kiribati.fast`), imported only when a bot or a simulation asks."""
+        from atoll.plugins.kiribati import fast
+
+        return fast.simulator(config, draws, start)
 
     def seat_names(self, config: Config) -> Sequence[str]:
         """The players' colours."""

@@ -140,6 +140,15 @@ def apply_action(state: State, action: Action) -> State:
             f"{COLOURS[seat]} in the {state['phase']} step; choose one of those"
         )
     new = copy_state(state)
+    apply_legal(new, seat, action)
+    return new
+
+
+def apply_legal(new: State, seat: int, action: Action) -> None:
+    """Carry out ``action`` of ``seat``, one of :func:`legal`'s and not a keep, on the working copy
+    ``new`` (see :func:`~atoll.plugins.kiribati.state.copy_state`) without checking it again: what
+    :func:`apply_action` does once it has checked, and what the fast path does with its own moves."""
+    phase = new["phase"]
     do = action["do"]
     if do == "move":
         animals.move(new, seat, action)
@@ -152,7 +161,7 @@ def apply_action(state: State, action: Action) -> State:
     elif do == "die":
         new["die"] = action["value"]
         _enter_turtle(new)
-    elif do == "pass" and state["phase"] == "turtle":
+    elif do == "pass" and phase == "turtle":
         _enter_animals(new)
     elif do in TURTLE_ACTIONS:
         _turtle_action(new, action)
@@ -167,7 +176,6 @@ def apply_action(state: State, action: Action) -> State:
     else:
         cards.answer(new, action)
         _reenter(new)
-    return new
 
 
 def _candidates(state: State, seat: int, known: Knowledge, action: Action) -> list[Action]:
