@@ -100,7 +100,7 @@ class Kiribati(Game):
         return texts.describe_log(state, seat, action)
 
     def simulator(self, config: Config, draws: Draws, start: Position | None = None) -> Simulator | None:
-        """The fast path (:mod:`atoll.plugins.kiribati.fast`), imported only when a bot or a simulation asks."""
+        """The fast path (:mod:`atoll.plugins.kiribati.fast`), imported only when it is asked for."""
         from atoll.plugins.kiribati import fast
 
         return fast.simulator(config, draws, start)
