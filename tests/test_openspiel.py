@@ -363,3 +363,46 @@ def test_more_legal_actions_than_action_bound_is_refused() -> None:
     state = play_until(game.new_initial_state(), lambda s: not s.is_chance_node())
     with pytest.raises(BoundExceeded, match="2 legal actions, more than action_bound"):
         state.legal_actions()
+
+
+# -- resampling -------------------------------------------------------------------------------
+
+
+def bets_made(second: str) -> Any:
+    """High Card at seat 0's play: seat 0 bet high, seat 1 bet ``second``."""
+    state = play_until(pyspiel.load_game(register(HighCard()), params(2)).new_initial_state(),
+                       lambda s: not s.is_chance_node())
+    for bet in ("high", second):
+        texts = {state.action_to_string(a): a for a in state.legal_actions()}
+        state.apply_action(texts[f"bet {bet}"])
+    assert state.current_player() == 0
+    return state
+
+
+def test_a_resampled_state_keeps_the_seats_own_sealed_choice_and_information_state() -> None:
+    state = bets_made("low")
+    sampler = pyspiel.UniformProbabilitySampler(0, 0.0, 1.0)
+    for _ in range(10):
+        sample = state.resample_from_infostate(0, sampler)
+        assert sample.snapshot.truth["s0-0.0"] == "high"
+        assert sample.information_state_string(0) == state.information_state_string(0)
+        assert sample.legal_actions() == state.legal_actions()
+
+
+def test_a_resampled_state_guesses_the_other_seats_sealed_choice_among_its_legal_ones() -> None:
+    state = bets_made("low")
+    sampler = pyspiel.UniformProbabilitySampler(0, 0.0, 1.0)
+    guesses = {state.resample_from_infostate(0, sampler).snapshot.truth["s1-1.0"] for _ in range(20)}
+    assert guesses == {"high", "low"}
+
+
+def test_resampling_never_reads_what_the_seat_has_not_seen() -> None:
+    """Seat 1's bet differs, and seat 0 draws the same samples."""
+    first, second = (bets_made(bet).resample_from_infostate(0, pyspiel.UniformProbabilitySampler(5, 0.0, 1.0))
+                     for bet in ("high", "low"))
+    assert str(first) == str(second)
+
+
+def test_a_resampled_game_plays_on_to_its_end() -> None:
+    sample = bets_made("low").resample_from_infostate(1, pyspiel.UniformProbabilitySampler(0, 0.0, 1.0))
+    assert play_until(sample, lambda s: s.is_terminal()).returns()
