@@ -18,8 +18,9 @@ Then ``targets`` holds issue 16's targets, each a figure against a baseline meas
 run: Kariba's fast playouts against a bare minimal Kariba engine (:func:`minimal_kariba`) and
 against the engine; Kiribati's (family) against the engine; the search bot's iterations at Kariba's
 first decision; ``atoll sim --workers 2`` against ``--workers 1`` (wall time: the one figure that
-other work on the machine skews). The search bot's duel at a time budget is run by hand:
-``scripts/bench engine --duel 200`` (see :mod:`atoll.bench.duel`).
+other work on the machine skews). Two runs are made by hand, not in every benchmark: the search
+bot's duel at a time budget, ``scripts/bench engine --duel 200`` (see :mod:`atoll.bench.duel`),
+and the kit's fast-path check on thousands of games, ``scripts/bench engine --kit GAME --games N``.
 
 Measurements alternate, and every other time is the process's CPU time, so other work on a
 shared machine skews neither the rates nor their ratios.
@@ -371,6 +372,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from atoll.bench import duel
 
         return duel.main(arguments)
+    if any(a == "--kit" or a.startswith("--kit=") for a in arguments):
+        from atoll.testing import fast
+
+        return fast.main(arguments)
     parser = argparse.ArgumentParser(prog="scripts/bench engine", description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true",
                         help="print one JSON object: games by name, and targets")
@@ -382,6 +387,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--duel", type=int, metavar="GAMES",
                         help="instead: the fast-path search bot against today's at a time budget "
                              "(python -m atoll.bench.duel --help)")
+    parser.add_argument("--kit", metavar="GAME",
+                        help="instead: the kit's fast-path check on many games of GAME (--games N a "
+                             "variant and seat count)")
     args = parser.parse_args(arguments)
     names = [n.strip() for n in args.games.split(",") if n.strip()] if args.games else None
     try:

@@ -200,3 +200,29 @@ def _check_copy(simulator: Simulator, codes: list[int], at: str) -> None:
     if simulator.legal() != codes or simulator.seat() == OVER:
         raise _Fail(at, "playing on a copy changed the simulator it was copied from")
 
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``scripts/bench engine --kit GAME [--games N]``: the fast-path check on many random games of
+    every variant and seat count (the suite checks a few; thousands are run by hand)."""
+    import argparse
+
+    from atoll.registry import load_registry
+
+    parser = argparse.ArgumentParser(prog="scripts/bench engine --kit", description=main.__doc__)
+    parser.add_argument("--kit", dest="game", required=True, metavar="GAME", help="the game to check")
+    parser.add_argument("--games", type=int, default=100, help="games per variant and seat count")
+    args = parser.parse_args(argv)
+    game = load_registry().game(args.game)
+    checked = 0
+    for variant in game.info.variants:
+        for seats in range(game.info.min_seats, game.info.max_seats + 1):
+            config = game.configure(seats, variant)
+            for seed in range(args.games):
+                if not check_fast_path(game, config, seed, start_at=(seed % 10) / 10):
+                    print(f"{args.game} offers no simulator")
+                    return 1
+                checked += 1
+            print(f"{args.game} {variant} {seats} seats: {args.games} games alike", flush=True)
+    print(f"{checked} games of {args.game} played alike through the full API and the simulator")
+    return 0
