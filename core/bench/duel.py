@@ -11,34 +11,41 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from typing import TextIO
 
-from atoll.bots.base import BotKind
 from atoll.bots.search import SearchBot
+from atoll.engine.local import LocalResolver
+from atoll.engine.loop import run
+from atoll.engine.match import Match
 from atoll.jsondata import JSON
 from atoll.registry import load_registry
-from atoll.sim import simulate
+from atoll.sim import CHANCE, derive_seed
 
 
-def timed_kind(seconds: float, *, fast: bool) -> BotKind:
-    """A search bot kind thinking ``seconds`` of CPU a decision, on the fast path or through the API."""
-    name = "search-fast" if fast else "search-api"
-    return BotKind(
-        name, f"search bot, {seconds} s a decision, {'fast path' if fast else 'full API'}",
-        lambda game, seat, seed: SearchBot(seed, seconds=seconds, fast=fast),
-    )
-
-
-def duel(game_name: str, games: int, seconds: float, seed: int = 0, seats: int = 2) -> dict[str, JSON]:
-    """Play ``games`` games, fast-path search bot against full-API search bot, seats rotating."""
+def duel(
+    game_name: str, games: int, seconds: float, seed: int = 0, seats: int = 2, progress: TextIO | None = None
+) -> dict[str, JSON]:
+    """Play ``games`` games, fast-path search bot against full-API search bot, seats rotating (game
+    ``i`` seats the fast bot at ``i % seats``); each game's line goes to ``progress`` as it ends."""
     game = load_registry().game(game_name)
     config = game.configure(seats)
-    kinds = [timed_kind(seconds, fast=True)] + [timed_kind(seconds, fast=False)] * (seats - 1)
-    report = simulate(game, config, kinds, games=games, seed=seed, rotate=True)
-    fast_wins, api_wins = report.bot_wins[0], sum(report.bot_wins[1:])
+    fast_wins = api_wins = shared = 0
+    for index in range(games):
+        fast_seat = index % seats
+        bots = [SearchBot(derive_seed(seed, index, seat), seconds=seconds, fast=seat == fast_seat)
+                for seat in range(seats)]
+        match = Match(game, config, LocalResolver(derive_seed(seed, index, CHANCE)))
+        results = run(match, bots).results
+        fast_wins += fast_seat in results.winners
+        api_wins += any(seat != fast_seat for seat in results.winners)
+        shared += len(results.winners) > 1
+        if progress is not None:
+            print(json.dumps({"game": index, "fast_seat": fast_seat, **results.to_json()}), file=progress,
+                  flush=True)
     return {
         "game": game_name, "seats": seats, "games": games, "seconds_per_decision": seconds, "seed": seed,
-        "fast_wins": fast_wins, "api_wins": api_wins, "shared": report.shared,
-        "fast_win_share": round(fast_wins / games, 3), "wall_seconds": round(report.seconds, 1),
+        "fast_wins": fast_wins, "api_wins": api_wins, "shared": shared,
+        "fast_win_share": round(fast_wins / games, 3),
     }
 
 
@@ -51,7 +58,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
-    figures = duel(args.game, args.duel, args.budget, args.seed)
+    figures = duel(args.game, args.duel, args.budget, args.seed, progress=sys.stderr)
     if args.json:
         print(json.dumps(figures, indent=2))
     else:
