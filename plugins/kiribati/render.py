@@ -20,6 +20,9 @@ SHELL, FREE, FLOODED, WATER, NET, LAND, DIM = (
     "fg:ansiyellow", "fg:ansibrightblack",
 )
 CELL = 8
+#: The widest line drawn, so the whole board fits an 80-column terminal; longer lists go on to the next
+#: line, indented, at a break between two items.
+WIDTH = 79
 
 
 def render(view: Mapping[str, JSON]) -> Fragments:
@@ -39,10 +42,25 @@ def render(view: Mapping[str, JSON]) -> Fragments:
         out.append(("", "\n"))
     out += _shore("ISLAND  ", view["island"], names)
     out += _status(view, names)
-    out.append((DIM, " M monkey, L lizard, K kagu, R rabbit, O koala; _ free place, ~ flooded place"
-                + (", # fishing net" if net else "")
-                + ("; after | : more animals than places, to throw off" if view["throw"] else "") + "\n"))
+    legend = ["M monkey", "L lizard", "K kagu", "R rabbit", "O koala", "_ free", "~ flooded"]
+    legend += ["# net"] if net else []
+    legend += ["after | : animals to throw off"] if view["throw"] else []
+    out.append((DIM, packed("", legend, ",")))
     return out
+
+
+def packed(head: str, items: list[str], separator: str) -> str:
+    """``head`` and ``items`` joined by ``separator`` on lines of at most :data:`WIDTH` characters,
+    each starting with a space, broken only between two items (the next lines indented)."""
+    lines = [" " + head]
+    for index, item in enumerate(items):
+        text = item + (separator.rstrip() if index < len(items) - 1 else "")
+        joined = lines[-1] + ("" if lines[-1].endswith(" ") or not index else " ") + text
+        if index and len(joined) > WIDTH:
+            lines.append("   " + text)
+        else:
+            lines[-1] = joined
+    return "\n".join(lines) + "\n"
 
 
 def _shore(title: str, pieces: list[list[str]], names: list[str]) -> Fragments:
@@ -94,10 +112,10 @@ def _status(view: Mapping[str, Any], names: list[str]) -> Fragments:
     supply = view["supply"]
     out.append(("", f" supply: {supply['large']} large (4/3), {supply['small']} small (2/1)"))
     if view["event"]:
-        out.append(("", "   event: "))
+        out.append(("", "  event: "))
         out.append(("bold", EVENT_TITLES[view["event"]]))
     if view["variant"] == "professional":
-        out.append((DIM, f"   ({view['events_left']} event cards left)"))
+        out.append((DIM, f"  ({view['events_left']} events left)"))
     out.append(("", "\n"))
     turn = names[view["turn"]]
     if view["phase"] == "over":
@@ -113,10 +131,10 @@ def _status(view: Mapping[str, Any], names: list[str]) -> Fragments:
         out += _waiting(view, names)
     if view["variant"] != "children":
         out += _cards(view, names)
-    effects = [f"{names[s]} {k} may not move for {n} turn{'s' if n > 1 else ''}" for s, k, n in view["tired"]]
-    effects += [f"{names[s]} {k} clamped" for s, k in enumerate(view["clamp"]) if k]
-    if effects:
-        out.append((DIM, " " + ", ".join(effects) + "\n"))
+    resting = [f"{names[s]} {k} {n}" for s, k, n in view["tired"]]
+    clamped = [f"{names[s]} {k} clamped" for s, k in enumerate(view["clamp"]) if k]
+    if resting or clamped:
+        out.append((DIM, packed("may not move (turns): " if resting else "", resting + clamped, ",")))
     return out
 
 
@@ -138,12 +156,12 @@ def _cards(view: Mapping[str, Any], names: list[str]) -> Fragments:
         out.append(("", " "))
         out.append((STYLE[names[seat]], f"{names[seat]} {count}"))
     out.append(("", "\n"))
-    played = [
-        f"{names[s]} {', '.join(CARD_TITLES[c] for c in faces)}"
+    played = [  # the first word of a title names the card well enough here; the log has them in full
+        f"{names[s]} {' '.join(CARD_TITLES[c].split()[0] for c in faces)}"
         for s, faces in enumerate(view["played"]) if faces
     ]
     if played:
-        out.append((DIM, " played: " + "; ".join(played) + "\n"))
+        out.append((DIM, packed("played: ", played, ";")))
     if view["seat"] is not None:
         hand = ", ".join(CARD_TITLES[c] for c in view["hand"]) or "none"
         out.append(("", " your hand: "))
