@@ -16,6 +16,8 @@ order).
 
 from __future__ import annotations
 
+import random
+
 from atoll import Action, Config, Results, State
 from atoll.fast import OVER, Draws, Position, Simulator
 from atoll.plugins.survival.board import FIXED, NEIGHBOURS, PLACES, STARTS
@@ -59,6 +61,7 @@ _LAYOUTS, _COVERING = _layout_tables()
 _FOOTPRINT = {(n, at, turn): places for n, found in _LAYOUTS.items() for _, at, turn, places in found}
 _OBSTACLE_OF = {code: (n, at, turn) for n, found in _LAYOUTS.items() for code, at, turn, _ in found}
 _CODE = {(n, PLACES[at], turn): code for code, (n, at, turn) in _OBSTACLE_OF.items()}
+_POSITION = {n: {(at, turn): i for i, (_, at, turn, _) in enumerate(found)} for n, found in _LAYOUTS.items()}
 # The phases the simulator stops in: always at a decision, or over.
 _PLACE, _ASSIGN, _MOVE, _OVER = 0, 1, 2, 3
 
@@ -232,6 +235,41 @@ class SurvivalSimulator(Simulator):
             return PREY_STEP + _N * _ANIMAL[action["token"]] + to
         return _CODE[int(action["id"]), action["at"], int(action["turn"])]
 
+    def playout(self, rng: random.Random, max_steps: int = 100_000) -> tuple[Results | None, int]:
+        """Random plays to the end, as the plain playout picks them, counting the obstacle layouts
+        rather than listing them unless one is picked."""
+        randrange = rng.randrange
+        for steps in range(max_steps):
+            phase = self.phase
+            if phase == _OVER:
+                return self.results(), steps
+            if phase != _MOVE:
+                legal = self.legal()
+                self.apply(legal[randrange(len(legal))])
+                continue
+            predator = self._predator_steps()
+            prey = self._prey_steps()
+            barred = {n: self._barred(n) for n in self._obstacles_to_lay()} if self.obstacle_due else {}
+            layouts = sum(len(_LAYOUTS[n]) - len(b) for n, b in barred.items())
+            pick = randrange(len(predator) + len(prey) + layouts)
+            if pick < len(predator):
+                self._predator_step(predator[pick])
+                self._after_move()
+                continue
+            pick -= len(predator)
+            if pick < len(prey):
+                self.apply(prey[pick])
+                continue
+            pick -= len(prey)
+            for number, barring in barred.items():
+                free = len(_LAYOUTS[number]) - len(barring)
+                if pick < free:
+                    codes = [code for i, (code, *_) in enumerate(_LAYOUTS[number]) if i not in barring]
+                    self.apply(codes[pick])
+                    break
+                pick -= free
+        return (self.results() if self.phase == _OVER else None), max_steps
+
     # -- the rules ----------------------------------------------------------------------
 
     def _place(self, animal: int, place: int) -> None:
@@ -248,7 +286,8 @@ class SurvivalSimulator(Simulator):
 
     def _predator_blocked(self, seat: int) -> set[int]:
         blocked = self.walls | self.touched | _FIXED
-        blocked.update(p for p, (owner, token) in self.at.items() if owner == seat or token == PREDATOR)
+        blocked.update(self.prey[seat].values())  # its own prey, and every predator
+        blocked.update(p for p in self.predators if p >= 0)
         return blocked
 
     def _prey_blocked(self) -> set[int]:
@@ -262,6 +301,8 @@ class SurvivalSimulator(Simulator):
             return []
         blocked = self._predator_blocked(seat)
         blocked.add(here)
+        if left == 1:  # any open neighbour is a whole move: no path to search
+            return [n for n in _NEIGHBOURS[here] if n not in blocked]
         can = _longest(here, blocked, left)
         if can == 0:
             return []
@@ -276,38 +317,56 @@ class SurvivalSimulator(Simulator):
                 for n in _NEIGHBOURS[place] if n not in blocked]
 
     def _can_step(self) -> bool:
-        seat = self.turn
+        """Whether a token of the seat still has a step (a token can go on exactly when a neighbour of
+        it is open); asked after every action, so it looks places up rather than building sets."""
+        seat, at, touched, walls = self.turn, self.at, self.touched, self.walls
         here = self.predators[seat]
         if self.predator_left > 0 and here >= 0:
-            blocked = self._predator_blocked(seat)
-            if any(n not in blocked for n in _NEIGHBOURS[here]):
-                return True
+            for n in _NEIGHBOURS[here]:
+                if n in _FIXED or n in walls or n in touched:
+                    continue
+                token = at.get(n)
+                if token is None or (token[0] != seat and token[1] != PREDATOR):
+                    return True
         if self.prey_left > 0:
-            blocked = self._prey_blocked()
-            return any(n not in blocked for p in self.prey[seat].values() for n in _NEIGHBOURS[p])
+            for place in self.prey[seat].values():
+                for n in _NEIGHBOURS[place]:
+                    if n not in at and n not in touched and n not in walls and n not in _FIXED:
+                        return True
         return False
 
     def _obstacle_choices(self, first: bool) -> list[int]:
         """S14, S15: an obstacle still off the board (all of them once four are out), on no token or
         other obstacle, and a moved one to a new position."""
-        taken = set(self.at)
-        laid = self.laid
-        numbers = [n for n in OBSTACLES if n not in laid] or list(OBSTACLES)
         found: list[int] = []
-        for number in numbers:
-            cover = _COVERING[number]
-            unfit: set[int] = set()
-            others = {p for n, (a, t) in laid.items() if n != number for p in _FOOTPRINT[n, a, t]}
-            for place in taken | others:
-                unfit.update(cover.get(place, ()))
-            now = laid.get(number)
-            for i, (code, at, turn, _) in enumerate(_LAYOUTS[number]):
-                if i in unfit or (now is not None and now == (at, turn)):
-                    continue
-                found.append(code)
-                if first:
-                    return found
+        for number in self._obstacles_to_lay():
+            barred = self._barred(number)
+            for i, (code, *_) in enumerate(_LAYOUTS[number]):
+                if i not in barred:
+                    found.append(code)
+                    if first:
+                        return found
         return found
+
+    def _obstacles_to_lay(self) -> list[int]:
+        """S14, S15: the obstacles still off the board, or every one once all four are out."""
+        return [n for n in OBSTACLES if n not in self.laid] or list(OBSTACLES)
+
+    def _barred(self, number: int) -> set[int]:
+        """The positions in _LAYOUTS[number] the obstacle may not take now: over a token or another
+        obstacle, or where it lies already."""
+        cover, laid = _COVERING[number], self.laid
+        barred: set[int] = set()
+        for place in self.at:
+            barred.update(cover.get(place, ()))
+        for other, (at, turn) in laid.items():
+            if other != number:
+                for place in _FOOTPRINT[other, at, turn]:
+                    barred.update(cover.get(place, ()))
+        now = laid.get(number)
+        if now is not None:
+            barred.add(_POSITION[number][now])
+        return barred
 
     def _predator_step(self, to: int) -> None:
         """S8-S12: the predator steps; stepping on another's prey catches it."""

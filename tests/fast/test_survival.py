@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from atoll.fast import OVER, RandomDraws
+from atoll.fast import OVER, RandomDraws, Simulator
 from atoll.plugins.survival import Survival
 from atoll.plugins.survival.fast import ASSIGN, OBSTACLE, PLACE, PREDATOR_STEP, PREY_STEP
 from atoll.testing import check_fast_path
@@ -45,3 +45,14 @@ def test_playing_a_copy_to_the_end_leaves_the_original_where_it_was() -> None:
     results, steps = twin.playout(random.Random(9))
     assert results is not None and steps > 0 and twin.seat() == OVER
     assert sim.seat() == 0 and len(sim.legal()) > 0
+
+
+@pytest.mark.parametrize("seats", [2, 4])
+def test_the_quick_playout_plays_the_game_the_plain_playout_plays(seats: int) -> None:
+    for seed in range(4):
+        sim = GAME.simulator(GAME.configure(seats), RandomDraws(random.Random(seed)))
+        assert sim is not None
+        twin = sim.copy(RandomDraws(random.Random(seed)))
+        quick = sim.playout(random.Random(seed + 100))
+        assert quick[0] is not None
+        assert quick == Simulator.playout(twin, random.Random(seed + 100))
