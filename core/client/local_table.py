@@ -264,7 +264,12 @@ class LocalTable:
         line = self.game.describe_chance(state, step.request, outcome)
         if line is None:
             line = describe_chance(step.request, outcome, self.names())
-        self._log.append(LogLine(None, line))
+        privately = tuple(
+            (seat, said) for seat in self._humans
+            if (said := self.game.describe_chance_to(state, step.request, outcome, seat,
+                                                     self.match.knowledge(seat)))
+        )
+        self._log.append(LogLine(None, line, privately=privately))
 
     # -- the background task --------------------------------------------------------
 

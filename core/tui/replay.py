@@ -49,7 +49,13 @@ def frames(game: Game, saved: SavedGame) -> list[Frame]:
             match.advance()
             outcome = match.events[-1]["outcome"]
             text = game.describe_chance(state, step.request, outcome)
-            line = LogLine(None, text if text is not None else describe_chance(step.request, outcome, names))
+            privately = tuple(
+                (seat, said) for seat in range(saved.config.seats)
+                if (said := game.describe_chance_to(state, step.request, outcome, seat,
+                                                    match.knowledge(seat)))
+            )
+            line = LogLine(None, text if text is not None else describe_chance(step.request, outcome, names),
+                           privately=privately)
         elif "sealed" in event:
             seat = int(event["seat"])
             values = [saved.faces[h] for h in event["sealed"]]

@@ -5,7 +5,20 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from atoll import JSON, Action, Config, Fragments, Game, GameInfo, Knowledge, Request, State, Step, Tensors
+from atoll import (
+    JSON,
+    Action,
+    Config,
+    Deal,
+    Fragments,
+    Game,
+    GameInfo,
+    Knowledge,
+    Request,
+    State,
+    Step,
+    Tensors,
+)
 from atoll.plugins.kariba import rules, texts
 from atoll.plugins.kariba.render import render as render_view
 from atoll.plugins.kariba.view import view as seat_view
@@ -71,6 +84,14 @@ class Kariba(Game):
         from atoll.plugins.kariba import fast
 
         return fast.simulator(config, draws, start)
+
+    def describe_chance_to(
+        self, state: State, request: Request, outcome: Mapping[str, JSON], seat: int, known: Knowledge
+    ) -> str | None:
+        """``you draw a zebra`` for the player who drew from the pile (the others read the public line)."""
+        if not isinstance(request, Deal) or request.to[0][0] != seat:
+            return None
+        return texts.describe_draw_to(state, request, known)
 
     def action_bound(self, config: Config) -> int:
         """At most one play per card in a hand of five, or four draws (the pile and three face-up)."""

@@ -61,6 +61,21 @@ def describe_log(state: State, seat: int, action: Action, seat_name: str) -> str
     return f"{seat_name} takes the face-up {describe(state, action).removeprefix('take ')}"
 
 
+def describe_draw_to(state: State, request: Request, known: Mapping[str, JSON]) -> str | None:
+    """What the player drawing from the pile reads, from the faces it now ``known``s: ``"you draw an
+    ostrich"``, ``"you draw 2 cards: mouse, zebra"``; ``None`` for anything but such a draw."""
+    if not isinstance(request, Deal) or state["phase"] == "deal":
+        return None
+    _, handles = request.to[0]
+    faces = [known.get(handle) for handle in handles]
+    if not faces or not all(isinstance(face, int) and 0 < face < len(NAMES) for face in faces):
+        return None
+    drawn = [name(face) for face in faces]  # type: ignore[arg-type]
+    if len(drawn) == 1:
+        return f"you draw {'an' if drawn[0][0] in 'aeiou' else 'a'} {drawn[0]}"
+    return f"you draw {len(drawn)} cards: {', '.join(drawn)}"
+
+
 def describe_chance(
     state: State, request: Request, outcome: Mapping[str, JSON], names: Sequence[str]
 ) -> str | None:

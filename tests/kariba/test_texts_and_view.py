@@ -7,6 +7,7 @@ import pytest
 from atoll import AmbiguousAction, Fragments
 from atoll.chance import request_from_json
 from atoll.engine import Match
+from atoll.plugins.kariba.texts import NAMES
 from tests.kariba.scenario import GAME, play, set_hole, start
 
 
@@ -116,3 +117,21 @@ def test_a_spectator_sees_no_hand_and_the_end_names_the_winners() -> None:
     text = _text(GAME.render(match.view(None)))
     assert "game over: seat 0, seat 1 win" in text
     assert "Your hand" not in text
+
+
+def test_the_player_who_draws_reads_which_animals_and_the_others_only_how_many() -> None:
+    """K11: the pile's cards are hidden; the one who draws them reads which animals they are
+    ("you draw ..."), every other player only that a card was drawn (the public line)."""
+    match = start([[7, 7, 1, 3, 6], [8, 8, 8, 2, 2]], pile=[3, 5, 8, 1, 6, 4])
+    play(match, "play 1 mouse")
+    state = GAME.setup(match.config)
+    for event in match.events[:-1]:
+        state = (GAME.resolve(state, request_from_json(event["request"]), event["outcome"])
+                 if "request" in event else GAME.apply(state, event["action"]))
+    draw = match.events[-1]
+    request = request_from_json(draw["request"])
+    drawn = [match.knowledge(0)[handle] for handle in request.to[0][1]]  # type: ignore[attr-defined]
+    mine = GAME.describe_chance_to(state, request, draw["outcome"], 0, match.knowledge(0))
+    assert len(drawn) == 1 and mine == f"you draw {'an' if drawn[0] == 5 else 'a'} {NAMES[drawn[0]]}"
+    assert GAME.describe_chance_to(state, request, draw["outcome"], 1, match.knowledge(1)) is None
+    assert GAME.describe_chance(state, request, draw["outcome"]) == "seat 0 draws a card from the pile"
