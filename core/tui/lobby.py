@@ -53,7 +53,7 @@ class Announcement:
     def of(cls, found: FoundTable) -> Announcement:
         """The line for a table a DNS-SD browser found (its address stands for the host)."""
         a = found.announcement
-        return cls(a.name, a.game, a.variant, a.taken, a.free, found.address, a.fingerprint, found)
+        return cls(a.name, a.game, a.variant, a.taken, a.free, found.addresses[0], a.fingerprint, found)
 
     def line(self, width: int = 80) -> str:
         """The announcement as one line of the list."""
@@ -103,11 +103,13 @@ class LobbyList:
         out: Fragments = [("bold underline", head + "\n")]
         if not tables:
             out.append(("italic", "no tables found on the LAN yet; press h to host one\n"))
-        current = self.current()
-        for table in tables:
-            style = "reverse" if table is current else ("fg:ansibrightblack" if table.seats_free == 0 else "")
+        current = self.current()  # keeps the highlight within the list as tables come and go
+        for index, table in enumerate(tables):
+            full = "fg:ansibrightblack" if table.seats_free == 0 else ""
+            style = "reverse" if current is not None and index == self.selected else full
             out.append((style, table.line() + "\n"))
-        out.append(("fg:ansibrightblack", "\n↑/↓ choose · Enter join · s watch · h host a new table\n"))
+        keys = "↑/↓ choose · Enter join · s watch · h host a new table · q leave"
+        out.append(("fg:ansibrightblack", f"\n{keys}\n"))
         return out
 
     def _keys(self) -> KeyBindings:
