@@ -135,3 +135,15 @@ def test_stable_action_ids_number_each_bid_the_same_in_every_state() -> None:
     say(m, 0, "bid 3x4")
     assert GAME.action_id(m.state, {"bid": [3, 5]}) == 2 * 6 + 4
     assert GAME.action_id(m.state, {"call": "liar"}) == GAME.action_id_count(config) - 1
+
+
+def test_the_log_tells_the_owner_its_dice_and_the_others_only_that_a_cup_was_rolled() -> None:
+    m = Match(GAME, GAME.configure(2), RiggedResolver(rolls=(1, 2, 3, 4, 5)))
+    before, step = m.state, m.step()
+    assert isinstance(step, Chance)
+    m.advance()
+    outcome = m.events[-1]["outcome"]
+    assert GAME.describe_chance(before, step.request, outcome) == "red rolls 5 dice under the cup"
+    assert GAME.describe_chance_to(before, step.request, outcome, 0, m.knowledge(0)) == (
+        "you roll 1 2 3 4 5 under your cup")
+    assert GAME.describe_chance_to(before, step.request, outcome, 1, m.knowledge(1)) is None

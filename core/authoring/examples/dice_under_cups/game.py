@@ -258,6 +258,23 @@ class DiceUnderCups(Game):
         quantity, face = action["bid"]
         return f"{COLOURS[seat]} bids {quantity} dice showing {face}"
 
+    def describe_chance(self, state: State, request: Request, outcome: Mapping[str, JSON]) -> str | None:
+        if isinstance(request, Roll) and request.to is not None:
+            return f"{COLOURS[request.to]} rolls {request.count} dice under the cup"
+        if isinstance(request, Reveal) and state["bid"] is not None:
+            quantity, face, _ = state["bid"]
+            shown = sum(1 for value in outcome["faces"].values() if value == face)
+            return f"the cups are lifted: {shown} dice show {face}, against a bid of {quantity}"
+        return None
+
+    def describe_chance_to(
+        self, state: State, request: Request, outcome: Mapping[str, JSON], seat: int, known: Knowledge
+    ) -> str | None:
+        if isinstance(request, Roll) and request.to == seat:  # only the owner reads its own dice
+            dice = " ".join(str(known[h]) for h in outcome["handles"] if h in known)
+            return f"you roll {dice} under your cup"
+        return None
+
     def seat_names(self, config: Config) -> Sequence[str]:
         return COLOURS[: config.seats]
 
