@@ -8,6 +8,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+import pytest
 from nacl.signing import SigningKey
 
 import atoll.authoring.examples.dice_under_cups as plugin
@@ -127,3 +128,18 @@ def test_a_replayed_secret_is_caught_and_named_by_everyone() -> None:
     net.run()
     _named_by_everyone(net, 2)
     assert any("replayed secret" in (p.table.ended or "") for p in net.peers)
+
+
+def test_a_withheld_opening_when_the_cups_are_lifted_forfeits_the_owner_after_the_turn_time() -> None:
+    net = open_cups_table(3)
+    net.host.turn_time = 30.0
+    _cheat(net, 1, "reveal", lambda body: None)
+    with pytest.raises(AssertionError, match="stuck"):  # nobody owes a move: seat 1's openings are owed
+        net.run()
+    assert all(p.table.ended is None and p.table.results() is None for p in net.peers)
+    net.deliver(net.host.tick(0.0))
+    net.deliver(net.host.tick(30.0))
+    for peer in net.peers:
+        assert peer.table.ended is not None
+        assert peer.table.ended.startswith("seat 1 forfeits"), peer.table.ended
+        assert [event.blame for event in peer.table.events if event.blame is not None] == [1]
