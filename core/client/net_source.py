@@ -58,7 +58,7 @@ class NetTable:
     :param table: this peer's copy of the table (the host's own copy at the host).
     :param role: ``"sit"`` (a person plays the seat this peer takes) or ``"watch"``.
     :param send: sends one signed message to the host (table talk).
-    :param hosting: whether this peer is the host (its own chat is not relayed back to it).
+    :param hosting: whether this peer is the host (leaving closes the table for everyone).
     :param leave_line: what to print when the person leaves before the end (how to come back).
     :param note: a line for the board while the seats fill up (how others join).
     """
@@ -174,13 +174,12 @@ class NetTable:
         return list(self.game.seat_names(self.config))
 
     def who(self, seat: int) -> str:
-        """Who sits at ``seat``: their name (``"you"`` at this peer), or ``"free"``."""
+        """Who sits at ``seat``: their name (``"you"`` at this peer's own seat), or ``"free"``."""
         lobby = self.table.lobby
         assert lobby is not None
         if seat >= len(lobby.seated):
             return "free"
-        name = lobby.names.get(lobby.seated[seat], "?")
-        return f"{name} (you)" if seat == self.table.my_seat else name
+        return "you" if seat == self.table.my_seat else lobby.names.get(lobby.seated[seat], "?")
 
     def board(self, viewer: int | None) -> Fragments:
         """The game's drawing of ``viewer``'s view; before the game, the seats filling up."""
@@ -260,7 +259,9 @@ class NetTable:
                     what = "die opening"
         if owed == (self.table.my_seat,):
             return f"sending your {what}…"
-        whose = [self.who(seat).removesuffix(" (you)") for seat in owed]
+        lobby = self.table.lobby
+        assert lobby is not None
+        whose = [lobby.names.get(lobby.seated[seat], "?") for seat in owed]
         names = whose[0] if len(whose) == 1 else ", ".join(whose[:-1]) + " and " + whose[-1]
         return f"waiting for {names}'s {what}"
 
@@ -341,12 +342,9 @@ class NetTable:
         if self.table.lobby is None or not self._seated():
             raise Refused("you can talk once you are at the table")
         data = self.table.compose("chat", {"text": text})
-        task = asyncio.ensure_future(self._send(data))
+        task = asyncio.ensure_future(self._send(data))  # comes back through hear(), relayed by the host
         self._sending.add(task)
         task.add_done_callback(self._sending.discard)
-        if self.hosting:  # the host relays to the others, not to itself
-            self._log.append(self._chat_line(self.table.me or "", text))
-        self._notify()
 
     def hear(self, message: Envelope) -> None:
         """A chat message the host relayed (signed by its author): shown if its author is at the table."""
