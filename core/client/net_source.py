@@ -40,6 +40,7 @@ Serve = Callable[
 STEP_WORDS = {
     "setup": "greeting",
     "chain": "chance commitment",
+    "cup": "commitment to the dice under the cup",
     "draw": "chance opening",
     "seal": "sealed choice",
     "prove": "proof of the cards shown",
