@@ -20,6 +20,7 @@ import importlib
 import logging
 import multiprocessing
 import os
+import pickle
 import random
 import signal
 import time
@@ -292,6 +293,13 @@ def _in_pool(
     methods = multiprocessing.get_all_start_methods()
     # fork hands the game and bots to the workers as they are; elsewhere they must pickle.
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
+    if "fork" not in methods:
+        try:
+            pickle.dumps((game, config, kinds))
+        except Exception as exc:  # a bot kind around a closure, on a system without fork
+            raise MalformedInput(
+                f"these bots cannot be sent to worker processes here ({exc}); use --workers 1"
+            ) from None
     done = 0
     # Leaving the block terminates the workers: at once on an error or an interrupt, and after
     # the last result otherwise (they have nothing left to do by then).
