@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import multiprocessing
 import sys
 from typing import Any
 
@@ -303,3 +304,14 @@ def test_ray_without_ray_installed_says_how_to_get_it(
     monkeypatch.setitem(sys.modules, "ray", None)  # what an import finds when Ray is absent
     with pytest.raises(AtollError, match=r"pip install 'atoll\[ray\]'"):
         sim("highcard", "--games", "2", "--ray", "local")
+
+
+def test_without_fork_bots_that_cannot_be_pickled_are_refused_with_what_to_do(
+    found: Registry, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a system whose processes are spawned, the workers get the game and bots pickled."""
+    monkeypatch.setattr(multiprocessing, "get_all_start_methods", lambda: ["spawn"])
+    game = found.game("highcard")
+    kinds = [search_kind(5), found.bot("random", "highcard")]  # search_kind(5) holds a closure
+    with pytest.raises(AtollError, match="use --workers 1"):
+        simulate(game, game.configure(2), kinds, games=4, workers=2)
