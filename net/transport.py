@@ -14,6 +14,7 @@ import asyncio
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import cast
 
 import zmq
 import zmq.asyncio
@@ -118,10 +119,12 @@ class HostSocket:
     def send(self, connection: bytes, data: bytes) -> bool:
         """Send ``data`` to ``connection``; ``False`` if that connection is gone or too slow."""
         try:
-            self.socket.send_multipart([connection, data], flags=zmq.NOBLOCK)
+            sent = self.socket.send_multipart([connection, data], flags=zmq.NOBLOCK)
         except (zmq.Again, zmq.ZMQError):
             return False
-        return True
+        # the asyncio socket reports a refused send (a connection that is gone) on the future
+        done = cast("asyncio.Future[object]", sent)
+        return not (done.done() and done.exception() is not None)
 
     def close(self) -> None:
         """Close the socket and the authenticator (linger 0: nothing waits)."""

@@ -22,7 +22,7 @@ HELP = "open a table on this machine for players on the LAN"
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the ``host`` options."""
-    add_game_arguments(parser)
+    add_game_arguments(parser, optional_game=True)
     parser.add_argument(
         "--bots", type=int, default=0, metavar="N", help="fill N seats with bot peers started on this machine"
     )
@@ -52,14 +52,41 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--late-watchers", action="store_true", help="admit spectators after the seats are taken"
     )
     parser.add_argument("--quiet", action="store_true", help="print only the table's address and the result")
+    parser.add_argument(
+        "--turn-time",
+        type=float,
+        metavar="SECONDS",
+        help="how long a seat may take over a move or a protocol message; past it the other seats "
+        "witness a timeout and the late seat forfeits (default: no limit; the table waits)",
+    )
+    parser.add_argument(
+        "--resume",
+        nargs="?",
+        const="",
+        metavar="TABLE",
+        help="take back the table this machine hosted last (or TABLE, its id) after a crash or a quit",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     """Host the table until the game is over."""
     from atoll.net.identity import data_dir, open_profile
-    from atoll.table.launch import HostPlan, host_table
+    from atoll.table.launch import HostPlan, host_table, resume_host
 
     found = registry(quiet=args.quiet)
+    if args.turn_time is not None and not args.turn_time > 0:
+        raise AtollError(f"--turn-time is a number of seconds above 0, not {args.turn_time:g}")
+    if args.resume is not None:
+        if args.game is not None:
+            raise AtollError("--resume takes back a table as it was opened: give no GAME (or give TABLE)")
+        profile = open_profile(data_dir(), name=args.player, fallback_name=os.environ.get("USER") or "host")
+        try:
+            return asyncio.run(resume_host(args.resume or None, found, profile, quiet=args.quiet))
+        except KeyboardInterrupt:
+            print("atoll host: interrupted; resume the table with: atoll host --resume", file=sys.stderr)
+            return 130
+    if args.game is None:
+        raise AtollError("which game? `atoll host GAME` (`atoll games` lists them), or `atoll host --resume`")
     name = game_name(found, args.game)
     info = found.game(name).info
     variant = variant_name(info.variants, args.variant) or info.default_variant
@@ -90,11 +117,12 @@ def run(args: argparse.Namespace) -> int:
         announce=not args.no_announce,
         late_watchers=args.late_watchers,
         quiet=args.quiet,
+        turn_time=args.turn_time,
     )
     try:
         return asyncio.run(host_table(plan, found, profile))
     except KeyboardInterrupt:
-        print("atoll host: interrupted; the table is closed", file=sys.stderr)
+        print("atoll host: interrupted; resume the table with: atoll host --resume", file=sys.stderr)
         return 130
 
 

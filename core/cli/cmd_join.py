@@ -12,9 +12,13 @@ import asyncio
 import json
 import os
 import sys
+from typing import TYPE_CHECKING
 
 from atoll.cli.common import registry
 from atoll.errors import AtollError
+
+if TYPE_CHECKING:
+    from atoll.tui.host_form import HostChoice
 
 HELP = "find tables on the LAN, or join one as a player, a bot or a spectator"
 
@@ -37,6 +41,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--json", action="store_true", help="list the tables found as JSON")
     parser.add_argument("--quiet", action="store_true", help="print only problems")
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="go back to the table this machine joined last (or TABLE, its id) after a crash or a quit",
+    )
 
 
 def parse_address(text: str) -> tuple[str, int, str | None]:
@@ -55,19 +64,28 @@ def run(args: argparse.Namespace) -> int:
     """List, join or watch."""
     if args.bot and args.spectate:
         raise AtollError("--bot plays a seat and --spectate takes none: choose one")
+    if args.resume and (args.address or args.bot or args.spectate):
+        raise AtollError("--resume goes back to a table as you sat there: no --address, --bot or --spectate")
     try:
-        return asyncio.run(_join(args))
+        done = asyncio.run(_join(args))
+        return done if isinstance(done, int) else _host(done)
     except KeyboardInterrupt:
-        print("atoll join: interrupted; you left the table", file=sys.stderr)
+        print("atoll join: interrupted; take your seat again with: atoll join --resume", file=sys.stderr)
         return 130
 
 
-async def _join(args: argparse.Namespace) -> int:
+async def _join(args: argparse.Namespace) -> int | HostChoice:
     from atoll.net.discovery import find_table
     from atoll.net.identity import data_dir, open_profile
-    from atoll.table.launch import JoinPlan, join_table, learn_host_key
+    from atoll.table.launch import JoinPlan, join_table, learn_host_key, resume_join
+    from atoll.table.person import full_screen
 
+    if args.resume:
+        profile = open_profile(data_dir(), name=args.name, fallback_name=os.environ.get("USER") or "player")
+        return await resume_join(args.table, registry(quiet=args.quiet), profile, quiet=args.quiet)
     if args.address is None and args.table is None:
+        if not args.json and not args.quiet and full_screen():
+            return await _lobby(args)
         return await _list(args)
     profile = open_profile(data_dir(), name=args.name, fallback_name=os.environ.get("USER") or "player")
     expected_fp: str | None = None
@@ -105,3 +123,36 @@ async def _list(args: argparse.Namespace) -> int:
             f"    atoll join {a.table}    (or: atoll join --address {found.pinned_address})"
         )
     return 0
+
+
+async def _lobby(args: argparse.Namespace) -> int | HostChoice:
+    """The lobby screen: the tables on the LAN, live; join or watch the one chosen, or host a new one
+    (handed back to be opened once this event loop is done)."""
+    from atoll.net.identity import data_dir, open_profile
+    from atoll.table.launch import JoinPlan, join_table
+    from atoll.tui.lobby import choose_in_lobby
+
+    found = registry()
+    choice = await choose_in_lobby(found)
+    if choice is None:
+        return 0
+    if choice.host is not None:
+        return choice.host
+    assert choice.table is not None
+    profile = open_profile(data_dir(), name=args.name, fallback_name=os.environ.get("USER") or "player")
+    a = choice.table.announcement
+    plan = JoinPlan(choice.table.addresses[0], choice.table.port, a.curve_key, a.fingerprint, None,
+                    choice.action == "spectate", False)
+    return await join_table(plan, found, profile)
+
+
+def _host(choice: HostChoice) -> int:
+    """Open the table the lobby's host form asked for, as ``atoll host`` would."""
+    from atoll.cli import cmd_host
+    from atoll.cli.main import build_parser
+
+    argv = ["host", choice.game, "--variant", choice.variant, "--seats", str(choice.seats),
+            "--bots", str(choice.bots)]
+    if choice.bots and choice.bot_kind:
+        argv += ["--bot-kind", choice.bot_kind]
+    return cmd_host.run(build_parser(argv).parse_args(argv))

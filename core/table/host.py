@@ -11,22 +11,28 @@ person plays, their messages are sequenced the same way, without a network hop.
 from __future__ import annotations
 
 import logging
+import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from nacl.signing import SigningKey
 
+from atoll.errors import AtollError
 from atoll.game import Game
 from atoll.net.envelope import Envelope, Unauthenticated, open_envelope
 from atoll.net.transport import RateLimit, curve_public
 from atoll.table.frames import frame
-from atoll.table.log import sequence
+from atoll.table.log import BadEntry, HostEquivocated, sequence
 from atoll.table.table import Table
 
 log = logging.getLogger("atoll.table.host")
 
 #: A frame to send: (connection id, bytes).
 Outgoing = tuple[bytes, bytes]
+
+#: Seconds without a word (a peer's heartbeat ``sync`` comes every two) before a seat is shown away.
+AWAY_AFTER_S = 6.0
 
 
 @dataclass
@@ -45,6 +51,22 @@ class Sequencer:
     connections: dict[bytes, str] = field(default_factory=dict)
     """Connection id -> the identity (hex) that synced on it."""
     refused: int = 0
+    turn_time: float | None = None
+    """Seconds a seat may take over what it owes before the host states a timeout (``None``: no limit)."""
+    away_after: float = AWAY_AFTER_S
+    heard: dict[str, float] = field(default_factory=dict)
+    on_chat: Callable[[Envelope], None] | None = None
+    """Called with each chat message the host relays (for the host's own person), if set."""
+    """Identity (hex) -> when the host last heard from it (the caller's clock)."""
+    away: tuple[int, ...] = ()
+    """The seats shown as away."""
+    emit: Callable[[list[Outgoing]], None] | None = None
+    """Sends frames at once, if set: each entry then goes out before the host folds it in."""
+    run: str = field(default_factory=lambda: secrets.token_hex(8))
+    """This run of the host (new after each restart): a peer that sees it change sends again what it
+    sent and the log does not hold, since a host that died may have taken it along."""
+    _since: tuple[int, float] = (-1, 0.0)
+    _now: float = 0.0
 
     @classmethod
     def open(
@@ -59,7 +81,8 @@ class Sequencer:
         name: str,
         options: dict[str, object] | None = None,
         master: bytes | None = None,
-        log_path: object = None,
+        log_path: Path | None = None,
+        sealed_path: Path | None = None,
         late_watchers: bool = False,
     ) -> Sequencer:
         """Open a new table: the host's copy, and the ``open`` entry at its head."""
@@ -68,12 +91,49 @@ class Sequencer:
             key.verify_key.encode(),
             key,
             games,
-            log_path=log_path,  # type: ignore[arg-type]
+            log_path=log_path,
             master=master,
+            sealed_path=sealed_path,
         )
         host = cls(table, key, late_watchers)
         body = {"game": game, "variant": variant, "seats": seats, "name": name, "options": options or {}}
         host.local(table.compose("open", body))
+        return host
+
+    @classmethod
+    def resume(
+        cls,
+        table_id: str,
+        key: SigningKey,
+        games: Callable[[str], Game],
+        *,
+        master: bytes,
+        log_path: Path,
+        sealed_path: Path | None = None,
+        late_watchers: bool = False,
+    ) -> Sequencer:
+        """Take a table back after the host stopped: its log from disk, checked entry by entry.
+
+        What the host's own seat owes (messages the engine writes again while the log is folded in,
+        and not yet in it) is sequenced at once; the peers reconnect by themselves and catch up.
+        """
+        table = Table(
+            table_id,
+            key.verify_key.encode(),
+            key,
+            games,
+            log_path=log_path,
+            master=master,
+            sealed_path=sealed_path,
+        )
+        if table.restore() == 0:
+            raise AtollError(f"{log_path}: no entries to resume the table from")
+        host = cls(table, key, late_watchers)
+        for data in table.outbox():
+            host.local(data)
+        closing = table.closing()
+        if closing is not None:
+            host.local(closing)
         return host
 
     # -- admission (the ZAP handler asks this) ---------------------------------------------------
@@ -102,6 +162,7 @@ class Sequencer:
             return self._refuse(connection, f"refused: {exc}")
         if connection and curve_public(bytes.fromhex(message.author)) != curve_key:
             return self._refuse(connection, "refused: the message's author is not this connection's identity")
+        self.heard[message.author] = self._now
         if message.kind == "sync":
             return self._sync(connection, message)
         if message.kind == "chat":
@@ -109,6 +170,11 @@ class Sequencer:
         if message.kind == "bye":
             self.connections.pop(connection, None)
             return []
+        try:
+            # checked here as every peer will check it: an entry they would all refuse never enters
+            self.table.log.check_seen(message, before=len(self.table.log.entries))
+        except (BadEntry, HostEquivocated) as exc:
+            return self._refuse(connection, f"refused {message.kind}: {exc}")
         reason = self.table.admissible(message)
         if reason is None and self.table.log.holds(message):
             reason = "a message already in the log"
@@ -124,15 +190,67 @@ class Sequencer:
             entry = sequence(
                 self.key, self.table.id, len(self.table.log.entries), self.table.log.head, current
             )
-            self.table.receive(entry.to_json())
+            checked = self.table.log.check(entry.to_json())
+            self.table.log.keep(checked)  # on the host's disk before any peer sees it
             data = frame("entry", entry=entry.to_json())
-            out.extend((conn, data) for conn in self.connections)
+            frames = [(conn, data) for conn in self.connections]
+            if self.emit is not None:
+                self.emit(frames)  # the peers start checking it while the host does the same
+            else:
+                out.extend(frames)
+            self.table.apply(checked)
             # the host's own seat answers the protocol steps this entry opened
             queue.extend(open_envelope(m) for m in self.table.outbox())
             closing = self.table.closing()
             if closing is not None and not queue:
                 queue.append(open_envelope(closing))
+        self._since = (len(self.table.log.entries), self._now)  # what is owed now is owed from now
         return out
+
+    # -- the clock (the caller's: nothing here reads one) --------------------------------------------
+
+    def tick(self, now: float) -> list[Outgoing]:
+        """Time is ``now``: show who is away, and state a timeout (or abort one) once the turn time passed."""
+        self._now = now
+        out = self._presence(now)
+        table = self.table
+        length = len(table.log.entries)
+        if self._since[0] != length:
+            self._since = (length, now)  # the log grew: whatever is owed now is owed from now
+        if self.turn_time is None or now - self._since[1] < self.turn_time or table.over():
+            return out
+        if table.timeout is not None:
+            out += self._sequence_own("abort", {"timeout": table.timeout.seq})
+        elif table.waits_on():
+            out += self._sequence_own("timeout", {"seat": table.waits_on()[0]})
+        self._since = (len(table.log.entries), now)
+        return out
+
+    def _sequence_own(self, kind: str, body: dict[str, object]) -> list[Outgoing]:
+        message = open_envelope(self.table.compose(kind, body))
+        reason = self.table.admissible(message)
+        if reason is not None:
+            log.warning("not stating %s: %s", kind, reason)
+            return []
+        return self._sequence(message)
+
+    def _presence(self, now: float) -> list[Outgoing]:
+        lobby = self.table.lobby
+        if lobby is None:
+            return []
+        me = self.table.me
+        for author in lobby.seated:
+            self.heard.setdefault(author, now)  # a seat is given the full grace from when it is first known
+        away = tuple(
+            seat
+            for seat, author in enumerate(lobby.seated)
+            if author != me and now - self.heard[author] >= self.away_after
+        )
+        if away == self.away:
+            return []
+        self.away = away
+        data = frame("presence", away=list(away))
+        return [(conn, data) for conn in self.connections]
 
     def _sync(self, connection: bytes, message: Envelope) -> list[Outgoing]:
         have = message.body.get("have", -1)
@@ -146,8 +264,14 @@ class Sequencer:
             table=self.table.id,
             proto=message.v,
             length=len(self.table.log.entries),
+            run=self.run,
         )
-        return [(connection, welcome), *((connection, frame("entry", entry=e.to_json())) for e in entries)]
+        presence = frame("presence", away=list(self.away))
+        return [
+            (connection, welcome),
+            *((connection, frame("entry", entry=e.to_json())) for e in entries),
+            (connection, presence),
+        ]
 
     def _chat(self, message: Envelope) -> list[Outgoing]:
         lobby = self.table.lobby
@@ -157,6 +281,8 @@ class Sequencer:
         )
         if not at_table or not isinstance(text, str) or not 0 < len(text) <= 500:
             return []
+        if self.on_chat is not None:  # the host's own person reads the table talk too
+            self.on_chat(message)
         data = frame("chat", msg=message.to_json())
         return [(conn, data) for conn in self.connections]
 

@@ -15,23 +15,31 @@ import signal
 import subprocess
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from atoll.engine.match import Match
 from atoll.engine.observation import Observation
 from atoll.errors import AtollError
 from atoll.net.discovery import Announcement, Announcer
-from atoll.net.envelope import canonical_bytes
+from atoll.net.envelope import canonical_bytes, strict_hex
 from atoll.net.identity import Profile, fingerprint, tables_dir
 from atoll.net.transport import HostSocket, KeyService, PeerSocket, ask_key, curve_keys
 from atoll.registry import Registry
 from atoll.table.host import Sequencer
 from atoll.table.log import PROTOCOL
 from atoll.table.peer import Chooser, PeerSession, TableFailed, bot_chooser, handshake, run_peer
-from atoll.table.person import person_chooser, say_event
+from atoll.table.person import full_screen, host_sender, person_chooser, play_on_screen, say_event
 from atoll.table.serve import run_host
-from atoll.table.store import table_files, write_secrets
+from atoll.table.store import (
+    TableFiles,
+    read_place,
+    read_secrets,
+    resumable,
+    table_files,
+    write_place,
+    write_secrets,
+)
 from atoll.table.table import Event, Table
 from atoll.types import Action
 
@@ -53,6 +61,7 @@ class HostPlan:
     announce: bool
     late_watchers: bool
     quiet: bool = False
+    turn_time: float | None = None
 
 
 def _current_match(table: Table) -> Callable[[], Match]:
@@ -81,7 +90,6 @@ def _seat_bot(found: Registry, kind: str, table: Table) -> Chooser:
 async def host_table(plan: HostPlan, found: Registry, profile: Profile) -> int:
     """Open the table, serve it until the game is over, close everything; the exit status."""
     key = profile.identity.signing_key()
-    host_fp = fingerprint(key.verify_key.encode())
     table_id = f"{plan.game.replace('_', '-')}-{secrets.token_hex(12)}"
     files = table_files(tables_dir(profile.home), table_id)
     master = os.urandom(32)
@@ -96,12 +104,52 @@ async def host_table(plan: HostPlan, found: Registry, profile: Profile) -> int:
         name=plan.table_name,
         master=master,
         log_path=files.log,
+        sealed_path=files.sealed,
         late_watchers=plan.late_watchers,
     )
+    if not plan.headless:
+        host.local(host.table.compose("sit", {"name": profile.name}))
+    return await _serve(plan, host, files, found, profile, start_bots=True)
+
+
+async def resume_host(table_id: str | None, found: Registry, profile: Profile, *, quiet: bool) -> int:
+    """Take back a table this machine hosted (the latest unfinished one, or ``table_id``) and serve it.
+
+    The log is read back and checked entry by entry, the table listens on the same port again, and
+    the peers, which keep knocking, reconnect and catch up by themselves.
+    """
+    files = resumable(tables_dir(profile.home), hosting=True, table_id=table_id)
+    master = bytes.fromhex(read_secrets(files)["master"])
+    place = read_place(files)
+    try:
+        plan = HostPlan(**{**place["plan"], "quiet": quiet})
+    except (KeyError, TypeError) as exc:
+        raise AtollError(f"{files.place}: not a host's place file ({exc})") from exc
+    host = Sequencer.resume(
+        files.folder.name,
+        profile.identity.signing_key(),
+        found.game,
+        master=master,
+        log_path=files.log,
+        sealed_path=files.sealed,
+        late_watchers=plan.late_watchers,
+    )
+    if not quiet:
+        print(f"resuming table {files.folder.name} from {len(host.table.log.entries)} entries", flush=True)
+    return await _serve(plan, host, files, found, profile, start_bots=False)
+
+
+async def _serve(
+    plan: HostPlan, host: Sequencer, files: TableFiles, found: Registry, profile: Profile, *, start_bots: bool
+) -> int:
+    """Listen, announce, start the bots, serve until the game is over, close everything; the exit status."""
+    key = host.key
+    host_fp = fingerprint(key.verify_key.encode())
     table = host.table
+    table_id = table.id
+    host.turn_time = plan.turn_time
     choose: Chooser | None = None
     if not plan.headless:
-        host.local(table.compose("sit", {"name": profile.name}))
         choose = (
             _seat_bot(found, plan.own_bot, table) if plan.own_bot else person_chooser(_current_match(table))
         )
@@ -114,6 +162,9 @@ async def host_table(plan: HostPlan, found: Registry, profile: Profile) -> int:
     say = _quiet if plan.quiet else say_event
     try:
         port = socket.bind(plan.bind, plan.port)
+        if not files.place.exists():
+            # written once the port is known: `atoll host --resume` listens there again
+            write_place(files, {"role": "host", "plan": {**asdict(plan), "port": port, "quiet": False}})
         keys = KeyService(
             canonical_bytes({"curve": server_keys[0].decode(), "fp": host_fp, "table": table_id})
         )
@@ -128,9 +179,20 @@ async def host_table(plan: HostPlan, found: Registry, profile: Profile) -> int:
         print(f"host fingerprint {host_fp}; join with: atoll join --address {address}", flush=True)
         if plan.announce:
             announcer = await _announce(plan, table, port, server_keys[0].decode(), host_fp)
-        for index in range(plan.bots):
+        for index in range(plan.bots if start_bots else 0):
             bots.append(_start_bot(profile.home, table_id, index, address, plan.bot_kind))
-        await run_host(host, socket, choose, _with_seats(say, table, announcer))
+        if not plan.headless and not plan.own_bot and not plan.quiet and full_screen():
+            await play_on_screen(
+                table,
+                lambda mine, heard: run_host(host, socket, mine, _with_seats(heard, table, announcer)),
+                host_sender(host, socket),
+                role="sit",
+                hearing=host,
+                hosting=True,
+                note=f"others join with: atoll join --address {address}",
+            )
+        else:
+            await run_host(host, socket, choose, _with_seats(say, table, announcer))
     finally:
         if key_task is not None:
             key_task.cancel()
@@ -288,8 +350,6 @@ async def join_table(plan: JoinPlan, found: Registry, profile: Profile) -> int:
     """Sit (or watch) at the table, play until it is over; the exit status."""
     key = profile.identity.signing_key()
     socket = PeerSocket(key, plan.curve.encode())
-    table: Table | None = None
-    log: Path | None = None
     try:
         socket.connect(plan.host, plan.port)
         welcome = await handshake(socket, key)
@@ -303,23 +363,113 @@ async def join_table(plan: JoinPlan, found: Registry, profile: Profile) -> int:
         master = os.urandom(32)
         role = "watch" if plan.spectate else "sit"
         write_secrets(files, {"master": master.hex(), "table": welcome.table_id, "role": role})
-        log = files.log
-        table = Table(welcome.table_id, welcome.host_key, key, found.game, log_path=log, master=master)
-        session = PeerSession(table, role, profile.name)
-        choose: Chooser | None = None
-        if plan.bot:
-            choose = _seat_bot(found, plan.bot, table)
-        elif not plan.spectate:
-            choose = person_chooser(_current_match(table))
+        write_place(
+            files,
+            {
+                "role": role,
+                "host": plan.host,
+                "port": plan.port,
+                "curve": plan.curve,
+                "host_key": welcome.host_key.hex(),
+                "bot": plan.bot,
+            },
+        )
+        table = Table(
+            welcome.table_id,
+            welcome.host_key,
+            key,
+            found.game,
+            log_path=files.log,
+            master=master,
+            sealed_path=files.sealed,
+        )
+        return await _play(table, socket, role, plan.bot, plan.quiet, found, profile)
+    finally:
+        socket.close()
+
+
+async def resume_join(table_id: str | None, found: Registry, profile: Profile, *, quiet: bool) -> int:
+    """Go back to a table this machine sat at (the latest unfinished one, or ``table_id``) and play on.
+
+    The log is read back and checked entry by entry; whatever arrived since comes from the host (which
+    may itself be restarting: the peer waits up to :data:`RESUME_WAIT_S` for it).
+    """
+    files = resumable(tables_dir(profile.home), hosting=False, table_id=table_id)
+    master = bytes.fromhex(read_secrets(files)["master"])
+    place = read_place(files)
+    key = profile.identity.signing_key()
+    try:
+        host_key = strict_hex(place["host_key"], 32, "host key")
+        role, host, curve = str(place["role"]), str(place["host"]), str(place["curve"])
+        port = int(place["port"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise AtollError(f"{files.place}: not a peer's place file ({exc})") from exc
+    table = Table(
+        files.folder.name,
+        host_key,
+        key,
+        found.game,
+        log_path=files.log,
+        master=master,
+        sealed_path=files.sealed,
+    )
+    restored = table.restore()
+    if not quiet:
+        print(f"resuming table {table.id} from {restored} entries; reaching the host at {host}:{port}")
+    socket = PeerSocket(key, curve.encode())
+    try:
+        socket.connect(host, port)
+        welcome = await handshake(socket, key, timeout=RESUME_WAIT_S)
+        if welcome.host_key != host_key or welcome.table_id != table.id:
+            raise AtollError(f"{host}:{port} now serves another table than {table.id}")
+        bot = place.get("bot")
+        return await _play(table, socket, role, bot if isinstance(bot, str) else None, quiet, found, profile)
+    finally:
+        socket.close()
+
+
+#: How long a resuming peer waits for its host (which may be restarting too).
+RESUME_WAIT_S = 120.0
+
+
+async def _play(
+    table: Table,
+    socket: PeerSocket,
+    role: str,
+    bot: str | None,
+    quiet: bool,
+    found: Registry,
+    profile: Profile,
+) -> int:
+    """Sit (or watch) at ``table`` over ``socket`` until the game is over; the exit status."""
+    session = PeerSession(table, role, profile.name)
+    spectate = role == "watch"
+    choose: Chooser | None = None
+    if bot:
+        choose = _seat_bot(found, bot, table)
+    elif not spectate:
+        choose = person_chooser(_current_match(table))
+    try:
         try:
-            await run_peer(session, socket, choose, _quiet if plan.quiet else say_event)
+            if not bot and not quiet and full_screen():
+                left = await play_on_screen(
+                    table,
+                    lambda mine, heard: run_peer(session, socket, mine, heard),
+                    socket.send,
+                    role=role,
+                    hearing=session,
+                    leave_line="your seat is kept; take it again with: atoll join --resume",
+                )
+                if left:
+                    return 0
+            else:
+                await run_peer(session, socket, choose, _quiet if quiet else say_event)
         except TableFailed as exc:
             print(f"atoll join: {exc}", file=sys.stderr)
             return 1
     finally:
-        socket.close()
-        if table is not None:
-            table.log.close()
-    if plan.quiet and table.results() is not None:
+        table.log.close()
+    if quiet and table.results() is not None:
         return 0
-    return _report(table, log)
+    assert table.log.path is not None
+    return _report(table, table.log.path)

@@ -96,6 +96,7 @@ class TableLog:
         self._heads: list[str] = []
         self._seen_ids: set[tuple[str, int]] = set()
         self._file: IO[str] | None = None
+        self.path = path
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
             self._file = path.open("a", encoding="utf-8")
@@ -174,7 +175,11 @@ class TableLog:
 
     def holds(self, message: Envelope) -> bool:
         """Whether this log already holds ``message`` (its author and number; a replay if so)."""
-        return (message.author, message.n) in self._seen_ids
+        return self.holds_number(message.author, message.n)
+
+    def holds_number(self, author: str, n: int) -> bool:
+        """Whether this log holds message number ``n`` of ``author`` (hex identity)."""
+        return (author, n) in self._seen_ids
 
     def keep(self, entry: Entry) -> None:
         """Append a checked entry: written and fsynced before the caller acts on it."""
@@ -182,6 +187,10 @@ class TableLog:
             self._file.write(json.dumps(entry.to_json(), sort_keys=True, separators=(",", ":")) + "\n")
             self._file.flush()
             os.fsync(self._file.fileno())
+        self.remember(entry)
+
+    def remember(self, entry: Entry) -> None:
+        """Hold a checked entry that is on disk already (a log read back after a restart)."""
         self.entries.append(entry)
         self._heads.append(entry.head)
         self._seen_ids.add((entry.message.author, entry.message.n))
@@ -191,6 +200,30 @@ class TableLog:
         if self._file is not None:
             self._file.close()
             self._file = None
+
+
+def stored_entries(path: Path) -> list[dict[str, Any]]:
+    """The entries a peer wrote before it stopped, to restore its table from.
+
+    A process killed while writing can leave the last line cut short. That entry was never acted on
+    (acting waits for the fsync of the whole line), so it is moved aside to ``log.jsonl.torn`` (never
+    deleted) and the file is cut back to the last whole entry; the host sends the entry again.
+    """
+    if not path.exists():
+        return []
+    data = path.read_bytes()
+    if data and not data.endswith(b"\n"):
+        cut = data.rfind(b"\n") + 1
+        torn = path.with_name(path.name + ".torn")
+        with torn.open("ab") as out:
+            out.write(data[cut:] + b"\n")
+            out.flush()
+            os.fsync(out.fileno())
+        with path.open("r+b") as log_file:
+            log_file.truncate(cut)
+            log_file.flush()
+            os.fsync(log_file.fileno())
+    return read_log(path)
 
 
 def read_log(path: Path) -> list[dict[str, Any]]:

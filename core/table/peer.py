@@ -19,7 +19,15 @@ from nacl.signing import SigningKey
 from atoll.engine.loop import observe
 from atoll.engine.observation import Observation
 from atoll.errors import AtollError
-from atoll.net.envelope import Unauthenticated, seal, strict_hex
+from atoll.net.envelope import (
+    Envelope,
+    Unauthenticated,
+    canonical_bytes,
+    decode,
+    open_envelope,
+    seal,
+    strict_hex,
+)
 from atoll.net.transport import PeerSocket
 from atoll.table.frames import read_frame
 from atoll.table.log import PROTOCOL, BadEntry, HostEquivocated
@@ -31,12 +39,32 @@ log = logging.getLogger("atoll.table.peer")
 #: Entries in a row that do not check before the peer gives up on the host.
 MAX_BAD_ENTRIES = 20
 
+#: Seconds between two heartbeats (a ``sync``: it also catches up with a host that restarted).
+HEARTBEAT_S = 2.0
+
+#: Seconds without a frame from the host before the peer says that the host does not answer.
+HOST_QUIET_S = 6.0
+
 #: Chooses this seat's action from its observation (a bot's ``choose``, or a person's prompt).
 Chooser = Callable[[Observation], Awaitable[Action]]
 
 
 class TableFailed(AtollError):
     """The table cannot go on for this peer: the host cheated, or the game ended in a cheat."""
+
+
+#: How many times a peer sends a message again that the log does not take in (a refused one, too).
+SEND_ATTEMPTS = 3
+
+
+@dataclass
+class Unlogged:
+    """A message this peer sent that the log does not hold yet."""
+
+    data: bytes
+    welcome: int
+    """The number of welcomes (heartbeat answers) seen when it was last sent."""
+    attempts: int = 0
 
 
 @dataclass
@@ -55,6 +83,17 @@ class PeerSession:
     asked_at: int = -1
     bad_entries: int = 0
     errors: list[str] = field(default_factory=list)
+    host_length: int = 0
+    """The length of the host's log when it last welcomed this peer: until this peer holds as much,
+    it is catching up, and sends nothing its seat owes (the log may hold it already)."""
+    away: tuple[int, ...] = ()
+    """The seats the host shows as away."""
+    unlogged: dict[int, Unlogged] = field(default_factory=dict)
+    """What this peer sent that the log does not hold yet, by message number."""
+    host_run: str | None = None
+    welcomes: int = 0
+    on_chat: Callable[[Envelope], None] | None = None
+    """Called with each chat message the host relays, its author's signature checked, if set."""
 
     def hello(self) -> bytes:
         """The first message on a (re)connection: which entries this peer already holds."""
@@ -75,6 +114,18 @@ class PeerSession:
         if kind == "welcome":
             if frm.get("proto") != PROTOCOL:
                 raise TableFailed(f"the host speaks {frm.get('proto')!r}; this atoll speaks {PROTOCOL}")
+            length = frm.get("length")
+            self.host_length = length if type(length) is int and length >= 0 else 0
+            run = frm.get("run")
+            restarted = self.host_run is not None and run != self.host_run
+            self.host_run = run if isinstance(run, str) else None
+            self.welcomes += 1
+            return self._again(restarted) + self._ready()
+        if kind == "presence":
+            self._presence(frm.get("away"))
+            return []
+        if kind == "chat":
+            self._chat(frm.get("msg"))
             return []
         if kind != "entry":
             return []
@@ -97,7 +148,41 @@ class PeerSession:
                 raise TableFailed(f"the host keeps sending entries that do not check ({exc})") from exc
             return [self.hello()]
         self.bad_entries = 0
-        out = self.table.outbox()
+        return self._ready()
+
+    def sending(self, data: bytes) -> bytes:
+        """Note a message this peer sends, so that it goes again if the log does not take it in."""
+        n = decode(data).get("n")
+        if type(n) is int:
+            self.unlogged[n] = Unlogged(data, self.welcomes)
+        return data
+
+    def _again(self, restarted: bool) -> list[bytes]:
+        """What to send again: everything unlogged after the host restarted (it may have died with it);
+        otherwise, once caught up, what two heartbeats have not seen logged (a message dropped on the
+        way, or by the host's rate limit), at most :data:`SEND_ATTEMPTS` times."""
+        me = self.table.me or ""
+        for n in [n for n in self.unlogged if self.table.log.holds_number(me, n)]:
+            del self.unlogged[n]
+        if not restarted and not self.caught_up():
+            return []
+        again = []
+        for waiting in self.unlogged.values():
+            due = self.welcomes - waiting.welcome >= 2 and waiting.attempts < SEND_ATTEMPTS
+            if restarted or due:
+                waiting.welcome, waiting.attempts = self.welcomes, waiting.attempts + 1
+                again.append(waiting.data)
+        return again
+
+    def caught_up(self) -> bool:
+        """Whether this peer holds at least what the host's log held when it last welcomed it."""
+        return len(self.table.log.entries) >= self.host_length
+
+    def _ready(self) -> list[bytes]:
+        """What to send once caught up: what this seat owes, and ``sit``/``watch`` if not yet there."""
+        if not self.caught_up():
+            return []
+        out = [self.sending(data) for data in self.table.outbox()]
         if not self.joined and self.table.lobby is not None:
             lobby = self.table.lobby
             me = self.table.me
@@ -110,10 +195,34 @@ class PeerSession:
                 raise TableFailed("every seat is taken (join with --spectate to watch)")
         return out
 
+    def _chat(self, msg: Any) -> None:
+        """Table talk relayed by the host: handed on only if its author signed it, for this table."""
+        if self.on_chat is None or not isinstance(msg, dict):
+            return
+        try:
+            message = open_envelope(canonical_bytes(msg))
+        except (Unauthenticated, TypeError, ValueError) as exc:
+            self.errors.append(f"a chat message that does not check: {exc}")
+            return
+        if message.kind == "chat" and message.table == self.table.id:
+            self.on_chat(message)
+
+    def _presence(self, away: Any) -> None:
+        lobby = self.table.lobby
+        if not isinstance(away, list) or lobby is None:
+            return
+        now = tuple(s for s in away if type(s) is int and 0 <= s < len(lobby.seated))
+        seq = len(self.table.log.entries) - 1
+        for seat in sorted(set(now) ^ set(self.away)):
+            who = f"seat {seat} ({lobby.names.get(lobby.seated[seat], '?')})"
+            text = f"{who} is away; the table waits" if seat in now else f"{who} is back"
+            self.table.events.append(Event(text, seq))
+        self.away = now
+
     def owes_move(self) -> Observation | None:
         """This seat's observation when it must move now (once per decision), else ``None``."""
         engine = self.table.engine
-        if engine is None or self.table.over() or not engine.my_turn():
+        if engine is None or self.table.over() or not engine.my_turn() or not self.caught_up():
             return None
         at = len(engine.match.events)
         if at == self.asked_at:
@@ -166,27 +275,66 @@ async def run_peer(
     choose: Chooser | None,
     on_event: Callable[[Event], None] | None = None,
 ) -> Table:
-    """Play (or watch) until the game is over; return the table. Raises :class:`TableFailed`."""
+    """Play (or watch) until the game is over; return the table. Raises :class:`TableFailed`.
+
+    The seat's chooser thinks in its own task while the peer keeps reading the host and sending its
+    heartbeat (a ``sync`` every :data:`HEARTBEAT_S`), so a long think never looks like a dead peer,
+    and a host that restarted is caught up with as soon as it answers again.
+    """
     table = session.table
+    loop = asyncio.get_running_loop()
     shown = 0
+    receiving: asyncio.Task[bytes] | None = None
+    thinking: asyncio.Task[Action] | None = None
+    thinking_at = -1
+    beat = heard = loop.time()
+    quiet = False
     await socket.send(session.hello())
-    while not table.over():
-        observation = session.owes_move()
-        if observation is not None and choose is not None:
-            action = await choose(observation)
-            await socket.send(table.move(action))
-            continue
-        try:
-            data = await asyncio.wait_for(socket.recv(), timeout=10)
-        except TimeoutError:
-            await socket.send(session.hello())  # catch up, in case the link dropped something
-            continue
-        for reply in session.on_frame(data):
-            await socket.send(reply)
-        if on_event is not None:
-            for event in table.events[shown:]:
-                on_event(event)
-        shown = len(table.events)
+    try:
+        while not table.over():
+            observation = session.owes_move()
+            if observation is not None and choose is not None:
+                if thinking is not None:
+                    thinking.cancel()
+                thinking, thinking_at = asyncio.ensure_future(choose(observation)), session.asked_at
+            if receiving is None:
+                receiving = asyncio.create_task(socket.recv())
+            waits: set[asyncio.Future[Any]] = {receiving}
+            if thinking is not None:
+                waits.add(thinking)
+            await asyncio.wait(waits, timeout=HEARTBEAT_S, return_when=asyncio.FIRST_COMPLETED)
+            if thinking is not None and thinking.done():
+                action = thinking.result()
+                thinking = None
+                engine = table.engine
+                if engine is not None and len(engine.match.events) == thinking_at and not table.over():
+                    await socket.send(session.sending(table.move(action)))
+            now = loop.time()
+            if receiving.done():
+                data = receiving.result()
+                receiving = None
+                heard = now
+                if quiet:
+                    quiet = False
+                    table.events.append(Event("the host answers again", len(table.log.entries) - 1))
+                for reply in session.on_frame(data):
+                    await socket.send(reply)
+            elif not quiet and now - heard >= HOST_QUIET_S:
+                quiet = True
+                table.events.append(
+                    Event("the host does not answer; waiting for it to come back", len(table.log.entries) - 1)
+                )
+            if now - beat >= HEARTBEAT_S:
+                beat = now
+                await socket.send(session.hello())
+            if on_event is not None:
+                for event in table.events[shown:]:
+                    on_event(event)
+            shown = len(table.events)
+    finally:
+        for task in (receiving, thinking):
+            if task is not None and not task.done():
+                task.cancel()
     if on_event is not None:
         for event in table.events[shown:]:
             on_event(event)

@@ -18,12 +18,15 @@ log = logging.getLogger("atoll.table.serve")
 #: How long the host keeps relaying after the game ends, for peers still catching up.
 GRACE_S = 5.0
 
+#: How often the host looks at the clock (who is away, whose turn time has passed).
+TICK_S = 0.5
 
-def deliver(socket: HostSocket, frames: list[Outgoing]) -> None:
-    """Send each frame; a connection that is gone is dropped from nothing (it re-syncs when back)."""
+
+def deliver(socket: HostSocket, frames: list[Outgoing], host: Sequencer | None = None) -> None:
+    """Send each frame; a connection that is gone is forgotten (its peer syncs again when it is back)."""
     for connection, data in frames:
-        if connection:
-            socket.send(connection, data)
+        if connection and not socket.send(connection, data) and host is not None:
+            host.connections.pop(connection, None)
 
 
 async def run_host(
@@ -36,6 +39,7 @@ async def run_host(
 ) -> None:
     """Relay messages until the game is over (the host's own seat moves through ``choose``)."""
     table = host.table
+    host.emit = lambda frames: deliver(socket, frames, host)
     shown = 0
     asked_at = -1
     mover: asyncio.Task[None] | None = None
@@ -45,9 +49,10 @@ async def run_host(
         assert engine is not None and engine.seat is not None and choose is not None
         action = await choose(observe(engine.match, engine.seat))
         if table.engine is not None and len(table.engine.match.events) == at:
-            deliver(socket, host.local(table.move(action)))
+            deliver(socket, host.local(table.move(action)), host)
 
     receiving: asyncio.Task[tuple[bytes, bytes, bytes]] | None = None
+    ticked = 0.0
     try:
         while not table.over():
             engine = table.engine
@@ -65,13 +70,17 @@ async def run_host(
             waits: set[asyncio.Future[object]] = {receiving}  # type: ignore[arg-type]
             if mover is not None and not mover.done():
                 waits.add(mover)  # type: ignore[arg-type]
-            await asyncio.wait(waits, timeout=1.0, return_when=asyncio.FIRST_COMPLETED)
+            await asyncio.wait(waits, timeout=TICK_S, return_when=asyncio.FIRST_COMPLETED)
             if mover is not None and mover.done() and mover.exception() is not None:
                 raise mover.exception()  # type: ignore[misc]
             if receiving.done():
                 connection, curve_key, data = receiving.result()
                 receiving = None
-                deliver(socket, host.receive(connection, curve_key, data))
+                deliver(socket, host.receive(connection, curve_key, data), host)
+            now = time.monotonic()
+            if now - ticked >= TICK_S:
+                ticked = now
+                deliver(socket, host.tick(now), host)
             if on_event is not None:
                 for event in table.events[shown:]:
                     on_event(event)
@@ -85,7 +94,7 @@ async def run_host(
             if done:
                 connection, curve_key, data = receiving.result()
                 receiving = None
-                deliver(socket, host.receive(connection, curve_key, data))
+                deliver(socket, host.receive(connection, curve_key, data), host)
         if on_event is not None:
             for event in table.events[shown:]:
                 on_event(event)

@@ -34,6 +34,16 @@ class TableFiles:
         """The peer's own secrets for this table (mode 0600)."""
         return self.folder / "secrets.json"
 
+    @property
+    def sealed(self) -> Path:
+        """The values of this peer's sealed choices, kept until they open (mode 0600)."""
+        return self.folder / "sealed.jsonl"
+
+    @property
+    def place(self) -> Path:
+        """Where the table is and how this peer sits there, to resume it (``place.json``)."""
+        return self.folder / "place.json"
+
 
 def table_files(tables: Path, table_id: str) -> TableFiles:
     """The folder of ``table_id`` under ``tables`` (made, mode 0700)."""
@@ -44,19 +54,40 @@ def table_files(tables: Path, table_id: str) -> TableFiles:
 
 def write_secrets(files: TableFiles, secrets: dict[str, Any]) -> None:
     """Write this peer's secrets for the table once: atomically, fsynced, mode 0600, never over a file."""
-    if files.secrets.exists():
-        raise AtollError(f"{files.secrets} exists already; a table's secrets are never overwritten")
-    fd, tmp = tempfile.mkstemp(dir=files.folder, prefix=".secrets-")
+    write_once(files.secrets, secrets)
+
+
+def write_place(files: TableFiles, place: dict[str, Any]) -> None:
+    """Write where the table is and how this peer sits (once, like the secrets)."""
+    write_once(files.place, place)
+
+
+def read_place(files: TableFiles) -> dict[str, Any]:
+    """Where the table is and how this peer sits; AtollError naming the file if it cannot be read."""
+    try:
+        data = json.loads(files.place.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise AtollError(f"{files.place}: cannot read where this table is ({exc})") from exc
+    if not isinstance(data, dict):
+        raise AtollError(f"{files.place}: not a table place file")
+    return data
+
+
+def write_once(path: Path, data: dict[str, Any]) -> None:
+    """Write ``data`` as JSON to ``path``: atomically, fsynced, mode 0600, never over an existing file."""
+    if path.exists():
+        raise AtollError(f"{path} exists already; a table's files are never overwritten")
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}-")
     try:
         os.fchmod(fd, 0o600)
         with os.fdopen(fd, "w", encoding="utf-8") as out:
-            json.dump(secrets, out, sort_keys=True)
+            json.dump(data, out, sort_keys=True)
             out.flush()
             os.fsync(out.fileno())
-        os.link(tmp, files.secrets)  # a link never replaces an existing file
+        os.link(tmp, path)  # a link never replaces an existing file
     finally:
         os.unlink(tmp)
-    directory = os.open(files.folder, os.O_RDONLY)
+    directory = os.open(path.parent, os.O_RDONLY)
     try:
         os.fsync(directory)
     finally:
@@ -73,3 +104,51 @@ def read_secrets(files: TableFiles) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise AtollError(f"{files.secrets}: not a secrets file")
     return data
+
+
+def resumable(tables: Path, *, hosting: bool, table_id: str | None = None) -> TableFiles:
+    """The table to resume: ``table_id``, or the one this machine played at (or hosted) last.
+
+    Only tables whose game has not ended qualify (a log whose last entry is the host's ``end`` is
+    over); AtollError says what was found instead.
+    """
+    role_ok = (lambda role: role == "host") if hosting else (lambda role: role in ("sit", "watch"))
+    what = "hosted" if hosting else "joined"
+    if table_id is not None:
+        files = TableFiles(tables / table_id)
+        if not files.place.exists() or not files.secrets.exists():
+            raise AtollError(f"no table {table_id!r} to resume under {tables}")
+        if not role_ok(read_place(files).get("role")):
+            raise AtollError(f"this machine has not {what} table {table_id!r}")
+        if _finished(files.log):
+            raise AtollError(f"table {table_id!r} is over; `atoll audit {files.log}` checks its log")
+        return files
+    candidates = [
+        TableFiles(folder)
+        for folder in (tables.iterdir() if tables.is_dir() else [])
+        if (folder / "place.json").exists() and (folder / "secrets.json").exists()
+    ]
+    open_tables = [
+        files
+        for files in candidates
+        if role_ok(read_place(files).get("role")) and files.log.exists() and not _finished(files.log)
+    ]
+    if not open_tables:
+        raise AtollError(f"no unfinished table that this machine {what} under {tables}")
+    return max(open_tables, key=lambda files: files.log.stat().st_mtime)
+
+
+def _finished(log: Path) -> bool:
+    """Whether the log's last whole entry is the host's ``end``."""
+    try:
+        lines = log.read_bytes().splitlines()
+    except OSError:
+        return False
+    for line in reversed(lines):
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            continue  # a torn last line
+        message = entry.get("msg") if isinstance(entry, dict) else None
+        return isinstance(message, dict) and message.get("kind") == "end"
+    return False

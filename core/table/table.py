@@ -19,13 +19,26 @@ sit        name                                       take the next free seat
 watch      name                                       sit by as a spectator
 move       at, action | at, sealed (a count)          a seat's decision at game step ``at``
 fair       msg (a fair-protocol message)              a message of the fair protocols
+timeout    seat                                       the host: ``seat`` let the turn time pass
+witness    timeout (the timeout's seq)                a seat: it had not seen the late seat's message
+abort      timeout                                    the host: the witnesses did not all come in time
+leave      (nothing)                                  a seat leaves the table for good
 chat       text                                       table talk (relayed, never in the log)
-sync       have (the seq this peer holds)             ask the host for the entries after ``have``
+sync       have (the seq this peer holds)             ask the host for the entries after ``have``;
+                                                      sent every few seconds, it is also the heartbeat
 =========  =========================================  =============================================
+
+A timeout follows the fair layer's rule (:mod:`atoll.fair.abort`): the host states it, every other
+seat witnesses it with a signed ``witness``; with two or more witnesses the late seat forfeits (it is
+named, with the witnesses as evidence), with fewer (a table of two, or a witness that never came)
+the table is aborted and nobody is blamed. While a timeout is open nothing else enters the game.
+None of the built-in games can go on without a seat, so a forfeit or a seat that leaves ends the
+game there (see ``docs/decisions/0004-tables-that-survive.md``).
 """
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -38,13 +51,17 @@ from atoll.errors import AtollError, CheatDetected
 from atoll.fair.identity import identity_signer
 from atoll.fair.seat import Participant
 from atoll.game import Game
+from atoll.jsondata import canonical
 from atoll.net.envelope import Envelope, seal
 from atoll.table.engine import TableEngine
-from atoll.table.log import PROTOCOL, Entry, TableLog
+from atoll.table.log import PROTOCOL, Entry, TableLog, stored_entries
 from atoll.types import Config, End
 
 #: Kinds that enter the log.
-LOGGED = ("open", "sit", "watch", "move", "fair", "end")
+LOGGED = ("open", "sit", "watch", "move", "fair", "end", "timeout", "witness", "abort", "leave")
+
+#: Witnesses it takes to name a late seat (as in the fair layer: one is one seat's word against another's).
+ATTRIBUTABLE_WITNESSES = 2
 
 _NAME_LIMIT = 32
 
@@ -82,6 +99,15 @@ class Lobby:
         return self.seated.index(author) if author in self.seated else None
 
 
+@dataclass
+class Timeout:
+    """A timeout being settled: the host stated it at ``seq`` against ``seat``; who has witnessed it."""
+
+    seq: int
+    seat: int
+    witnesses: list[int] = field(default_factory=list)
+
+
 def check_name(name: Any) -> str:
     """A display name: printable text of 1-32 characters."""
     if not isinstance(name, str) or not 1 <= len(name) <= _NAME_LIMIT or not name.isprintable():
@@ -98,6 +124,8 @@ class Table:
     :param games: finds a game's plugin by name (the registry's ``game``).
     :param log_path: where this peer's copy of the log is written (``None``: memory only).
     :param master: this peer's master secret for the fair protocols (32 bytes; fresh if ``None``).
+    :param sealed_path: where this peer keeps the values of its sealed choices until they open
+        (``sealed.jsonl``, written and fsynced before the sealed move is sent; ``None``: memory only).
     """
 
     def __init__(
@@ -109,6 +137,7 @@ class Table:
         *,
         log_path: Path | None = None,
         master: bytes | None = None,
+        sealed_path: Path | None = None,
     ) -> None:
         self.id = table_id
         self.log = TableLog(table_id, host_key, log_path)
@@ -123,9 +152,14 @@ class Table:
         """Why the game ended early (a cheat), else ``None``."""
         self.closed = False
         """Whether the host has logged the game's result (the table's last entry)."""
-        self._outbox: list[bytes] = []
+        self._outbox: list[tuple[str, bytes]] = []
+        """Messages to send, each with the key (kind and body) that finds it again in the log."""
         self._pending_fair: list[dict[str, Any]] = []
         self._n = 0
+        self._sealed_path = sealed_path
+        self._sealed: dict[int, list[Any]] = _read_sealed(sealed_path)
+        self.timeout: Timeout | None = None
+        """The timeout the table is settling now, if any."""
 
     # -- reading ----------------------------------------------------------------------------
 
@@ -152,7 +186,20 @@ class Table:
     def outbox(self) -> list[bytes]:
         """The signed messages this peer must send now (each handed out once)."""
         out, self._outbox = self._outbox, []
-        return out
+        return [data for _, data in out]
+
+    def restore(self) -> int:
+        """Fold in the entries this peer wrote to its log before it stopped; how many there were.
+
+        Every entry is checked again as if it came from the host. What this peer's seat wrote back
+        then is written again now (its secrets derive from the master secret, so the messages are the
+        same); whatever of it the log already holds is dropped, and the rest waits in the outbox.
+        """
+        for data in stored_entries(self.log.path) if self.log.path is not None else []:
+            entry = self.log.check(data)
+            self.log.remember(entry)
+            self._apply(entry)
+        return len(self.log.entries)
 
     # -- writing messages -------------------------------------------------------------------
 
@@ -172,6 +219,7 @@ class Table:
             raise AtollError("the game has not started")
         at = len(self.engine.match.events)
         if "secret" in action:
+            self._keep_sealed(at, list(action["secret"]))
             self.engine.hold_sealed(action["secret"])
             return self.compose("move", {"at": at, "sealed": len(action["secret"])})
         return self.compose("move", {"at": at, "action": action})
@@ -199,6 +247,8 @@ class Table:
             )
         if lobby is None:
             return "the table is not open yet"
+        if self.ended is not None:
+            return "the game is over"
         try:
             self._check(message, lobby)
         except (AtollError, ValueError) as exc:
@@ -217,10 +267,17 @@ class Table:
         self._apply(entry)
         return entry
 
+    def apply(self, entry: Entry) -> None:
+        """Fold in an entry already checked and kept (the host relays its own entries in between)."""
+        self._apply(entry)
+
     def _apply(self, entry: Entry) -> None:
         message = entry.message
         if message.author == self.me:
             self._n = max(self._n, message.n + 1)
+            # a message written again after a restart, and already in the log, is not sent twice
+            key = _message_key(message.kind, message.body)
+            self._outbox = [(k, data) for k, data in self._outbox if k != key]
         if self.ended is not None:
             self._event(entry, "the game is over; entry ignored", refused=True)
             return
@@ -229,6 +286,10 @@ class Table:
             return
         if message.kind == "end":
             self._end(entry)
+            return
+        if message.kind in ("timeout", "abort") and message.author == self._host_hex():
+            self._host_ruling(entry)
+            self._flush()
             return
         if self.lobby is None:
             self._event(entry, "refused: the table is not open yet", refused=True)
@@ -286,6 +347,9 @@ class Table:
     def _check(self, message: Envelope, lobby: Lobby) -> None:
         """Raise if ``message`` cannot be taken now (nothing changes)."""
         kind, body, author = message.kind, message.body, message.author
+        if kind in ("timeout", "abort"):
+            self._check_ruling(message)
+            return
         if kind in ("sit", "watch"):
             check_name(body.get("name"))
             if author in lobby.seated or author in lobby.spectators:
@@ -298,6 +362,19 @@ class Table:
             raise ValueError(f"{kind} from an identity that holds no seat")
         if self.engine is None:
             raise ValueError("the game has not started")
+        if kind == "leave":
+            if self.timeout is not None and self.timeout.seat == seat:
+                raise ValueError(f"seat {seat} has timed out; it cannot leave now")
+            return
+        if kind == "witness":
+            timeout = self.timeout
+            if timeout is None or body.get("timeout") != timeout.seq:
+                raise ValueError("a witness names no open timeout")
+            if seat == timeout.seat or seat in timeout.witnesses:
+                raise ValueError(f"seat {seat} cannot witness this timeout (again)")
+            return
+        if self.timeout is not None:
+            raise ValueError(f"the table is settling the timeout of seat {self.timeout.seat}")
         if kind == "move":
             self.engine.check_move(seat, body)
         elif kind == "fair":
@@ -327,13 +404,93 @@ class Table:
         assert self.engine is not None
         seat = lobby.seat_of(author)
         assert seat is not None
+        if kind == "leave":
+            self.ended = f"{self._who(author)} left the table; the game ends here, with no result"
+            self._event(entry, self.ended)
+            return
+        if kind == "witness":
+            self._witness(entry, seat)
+            return
         if kind == "move":
             what = "seals a choice" if "sealed" in body else self._describe(body.get("action"))
+            if "sealed" in body and seat == self.my_seat and body.get("at") in self._sealed:
+                self.engine.hold_sealed(self._sealed[body["at"]])  # restored from disk after a restart
             self.engine.act(seat, body)
             self._event(entry, f"{self._who(author)}: {what}")
         else:
             self.engine.protocol(body["msg"])
             self.engine.pump()
+
+    def waits_on(self) -> tuple[int, ...]:
+        """The seats the game waits on now: the seat to move, or the seats that owe protocol messages."""
+        if self.engine is None or self.over():
+            return ()
+        waiting = self.engine.waiting()
+        return (waiting.seat,) if waiting.seat is not None else waiting.owed
+
+    def _check_ruling(self, message: Envelope) -> None:
+        """Check a host's ``timeout`` (of a seat the game waits on) or ``abort`` (of the open timeout)."""
+        if message.author != self._host_hex():
+            raise ValueError(f"only the host states a {message.kind}")
+        if message.kind == "abort":
+            if self.timeout is None or message.body.get("timeout") != self.timeout.seq:
+                raise ValueError("an abort names no open timeout")
+            return
+        seat = message.body.get("seat")
+        if self.timeout is not None:
+            raise ValueError("a timeout is open already; a timeout cannot itself time out")
+        if type(seat) is not int or seat not in self.waits_on():
+            raise ValueError(f"the game does not wait on seat {seat!r}; it waits on {list(self.waits_on())}")
+
+    def _host_ruling(self, entry: Entry) -> None:
+        message = entry.message
+        try:
+            self._check_ruling(message)
+        except ValueError as exc:
+            self._event(entry, f"refused {message.kind} of the host: {exc}", refused=True)
+            return
+        assert self.lobby is not None
+        if message.kind == "abort":
+            assert self.timeout is not None
+            self.ended = (
+                f"aborted, not attributable: seat {self.timeout.seat} let the turn time pass, "
+                f"but not every other seat witnessed it"
+            )
+            self._event(entry, self.ended)
+            return
+        seat = int(message.body["seat"])
+        self.timeout = Timeout(entry.seq, seat)
+        who = self._who(self.lobby.seated[seat])
+        self._event(entry, f"the host: {who} let the turn time pass; the other seats witness it")
+        mine = self.my_seat
+        if mine is not None and mine != seat:
+            body = {"timeout": entry.seq}
+            self._outbox.append((_message_key("witness", body), self.compose("witness", body)))
+
+    def _witness(self, entry: Entry, seat: int) -> None:
+        timeout, lobby = self.timeout, self.lobby
+        assert timeout is not None and lobby is not None
+        timeout.witnesses.append(seat)
+        self._event(entry, f"{self._who(lobby.seated[seat])} witnesses it")
+        if len(timeout.witnesses) < lobby.seats - 1:
+            return
+        late = self._who(lobby.seated[timeout.seat])
+        seen = ", ".join(str(s) for s in sorted(timeout.witnesses))
+        if len(timeout.witnesses) >= ATTRIBUTABLE_WITNESSES:
+            self.ended = (
+                f"seat {timeout.seat} forfeits: {late} let the turn time pass (witnessed by seats {seen})"
+            )
+            self._event(entry, self.ended, blame=timeout.seat)
+        else:
+            self.ended = (
+                f"aborted, not attributable: {late} let the turn time pass, witnessed only by seat {seen} "
+                "(one seat's word against another's)"
+            )
+            self._event(entry, self.ended)
+
+    def leave(self) -> bytes:
+        """This peer's seat leaves the table for good (the game ends, with no result)."""
+        return self.compose("leave", {})
 
     def _start(self, lobby: Lobby) -> None:
         game = self.games(lobby.game)
@@ -355,7 +512,8 @@ class Table:
         """Turn the fair messages the engine wrote into signed table messages."""
         pending, self._pending_fair = self._pending_fair, []
         for message in pending:
-            self._outbox.append(self.compose("fair", {"msg": message}))
+            body = {"msg": message}
+            self._outbox.append((_message_key("fair", body), self.compose("fair", body)))
 
     def _describe(self, action: Any) -> str:
         assert self.engine is not None
@@ -375,3 +533,33 @@ class Table:
 
     def _event(self, entry: Entry, text: str, *, blame: int | None = None, refused: bool = False) -> None:
         self.events.append(Event(text, entry.seq, blame, refused))
+
+    def _keep_sealed(self, at: int, values: list[Any]) -> None:
+        """Write a sealed choice's values to disk (fsynced) before the move that commits to them leaves."""
+        self._sealed[at] = values
+        if self._sealed_path is None:
+            return
+        fd = os.open(self._sealed_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        try:
+            os.write(fd, (json.dumps({"at": at, "values": values}, sort_keys=True) + "\n").encode())
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def _message_key(kind: str, body: dict[str, Any]) -> str:
+    return kind + canonical(body)
+
+
+def _read_sealed(path: Path | None) -> dict[int, list[Any]]:
+    """The sealed values a peer wrote before it stopped (a torn last line was never sent: skipped)."""
+    if path is None or not path.exists():
+        return {}
+    held: dict[int, list[Any]] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            record = json.loads(line)
+            held[int(record["at"])] = list(record["values"])
+        except (ValueError, KeyError, TypeError):
+            continue
+    return held

@@ -210,7 +210,7 @@ def test_a_spectator_receives_only_the_log_every_seat_receives_and_sees_the_spec
 
     net.relay = record
     net.run()
-    assert {f["t"] for f in received[2]} <= {"welcome", "entry"}
+    assert {f["t"] for f in received[2]} <= {"welcome", "entry", "presence"}  # presence is public
     spectator_entries = [f["entry"] for f in received[2] if f["t"] == "entry"]
     seat_entries = [e.to_json() for e in net.host.table.log.entries]
     # every entry it got is one of the log that every seat holds (the host has no private channel)

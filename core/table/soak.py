@@ -1,0 +1,318 @@
+"""Tables under fire: bot peers and a host as processes on loopback, killed with SIGKILL and resumed.
+
+:func:`play_through_crashes` runs one game: a headless ``atoll host`` and one ``atoll join --bot``
+process per seat, each with its own ``ATOLL_HOME``. At the log lengths a :class:`Crash` names, it
+kills a process (SIGKILL: no clean-up of any kind) and, unless told otherwise, starts it again with
+``--resume`` after a pause. When every process has exited, it compares the logs of every peer and
+the host and audits one. ``scripts/soak`` runs many such games at random; the suite runs a few.
+Everything stays on 127.0.0.1 and nothing is announced.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from atoll.game import Game
+from atoll.net.identity import fingerprint
+from atoll.table.audit import audit_log
+
+#: Seconds a game may take, kills and restarts included, before it counts as stuck.
+GAME_TIMEOUT_S = 300.0
+
+
+@dataclass(frozen=True)
+class Crash:
+    """Kill ``who`` (``"host"`` or a seat's index) once the host's log holds ``at`` entries; start it
+    again with ``--resume`` after ``pause`` seconds unless ``restart`` is false."""
+
+    who: str | int
+    at: int
+    pause: float = 0.5
+    restart: bool = True
+
+
+@dataclass
+class Outcome:
+    """What happened to one game."""
+
+    game: str
+    seats: int
+    kills: int = 0
+    resumes: int = 0
+    problems: list[str] = field(default_factory=list)
+    entries: int = 0
+
+    @property
+    def ok(self) -> bool:
+        """Whether the game finished with identical logs that audit clean."""
+        return not self.problems
+
+
+class Process:
+    """One ``atoll`` command in its own data directory, restartable with ``--resume``."""
+
+    def __init__(self, home: Path, args: Sequence[str], resume: Sequence[str]) -> None:
+        self.home = home
+        self.args = list(args)
+        self.resume_args = list(resume)
+        self.process: subprocess.Popen[bytes] | None = None
+        self.output = home / "output.txt"
+
+    def start(self, *, resume: bool = False) -> None:
+        """Start the command (or its ``--resume`` form)."""
+        self.home.mkdir(parents=True, exist_ok=True)
+        env = dict(os.environ, ATOLL_HOME=str(self.home))
+        command = [sys.executable, "-m", "atoll.cli.main", *(self.resume_args if resume else self.args)]
+        with self.output.open("ab") as out:
+            out.write(f"$ {' '.join(command)}\n".encode())
+            out.flush()
+            self.process = subprocess.Popen(
+                command, env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT
+            )
+
+    def kill(self) -> None:
+        """SIGKILL: the process gets no chance to tidy up."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait()
+
+    def running(self) -> bool:
+        """Whether the process is alive."""
+        return self.process is not None and self.process.poll() is None
+
+    def returncode(self) -> int | None:
+        """The exit status, once it has exited."""
+        return None if self.process is None else self.process.poll()
+
+    def logs(self) -> list[Path]:
+        """The table logs under this data directory (its own and, for a host, none of the bots')."""
+        return sorted((self.home / "tables").glob("*/log.jsonl"))
+
+
+def free_port_pair() -> int:
+    """A port P on 127.0.0.1 with P+1 free too (the table and its key service)."""
+    for _ in range(200):
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = int(probe.getsockname()[1])
+        if port < 65000 and _free(port) and _free(port + 1):
+            return port
+    raise RuntimeError("no two free ports in a row on 127.0.0.1")
+
+
+def _free(port: int) -> bool:
+    with socket.socket() as probe:
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
+def _lines(path: Path) -> int:
+    try:
+        return path.read_bytes().count(b"\n")
+    except OSError:
+        return 0
+
+
+def play_through_crashes(
+    workdir: Path,
+    game: str,
+    seats: int,
+    crashes: Sequence[Crash],
+    games: Callable[[str], Game],
+    *,
+    variant: str | None = None,
+    bot: str = "random",
+    timeout: float = GAME_TIMEOUT_S,
+) -> Outcome:
+    """Play one game through ``crashes``; every process is stopped before this returns."""
+    outcome = Outcome(game, seats)
+    port = free_port_pair()
+    variant_args = ["--variant", variant] if variant else []
+    host = Process(
+        workdir / "host",
+        [
+            "host",
+            game,
+            *variant_args,
+            "--seats",
+            str(seats),
+            "--headless",
+            "--bind",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--no-announce",
+            "--quiet",
+        ],
+        ["host", "--resume", "--quiet"],
+    )
+    peers = [
+        Process(
+            workdir / f"seat{index}",
+            ["join", "--address", f"127.0.0.1:{port}", "--bot", bot, "--name", f"bot {index}", "--quiet"],
+            ["join", "--resume", "--quiet"],
+        )
+        for index in range(seats)
+    ]
+    everyone = [host, *peers]
+    pending = sorted(crashes, key=lambda crash: crash.at)
+    restarts: list[tuple[float, Process]] = []
+    try:
+        host.start()
+        time.sleep(0.3)
+        for peer in peers:
+            peer.start()
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            length = max((_lines(log) for log in host.logs()), default=0)
+            while pending and length >= pending[0].at:
+                crash = pending.pop(0)
+                target = host if crash.who == "host" else peers[int(crash.who)]
+                if target.running():
+                    target.kill()
+                    outcome.kills += 1
+                    if crash.restart:
+                        restarts.append((time.monotonic() + crash.pause, target))
+            for when, target in list(restarts):
+                if time.monotonic() >= when:
+                    restarts.remove((when, target))
+                    target.start(resume=True)
+                    outcome.resumes += 1
+            if not restarts and not any(process.running() for process in everyone):
+                break
+            time.sleep(0.05)
+        else:
+            outcome.problems.append(f"the game did not finish within {timeout:g} s")
+    finally:
+        for process in everyone:
+            process.kill()
+    for process in everyone:
+        if process.returncode() not in (0, None):
+            code = process.returncode()
+            outcome.problems.append(f"{process.home.name} exited {code} (see {process.output})")
+    logs = [log for process in everyone for log in process.logs()]
+    if len(logs) != seats + 1:
+        outcome.problems.append(f"{len(logs)} logs for a host and {seats} seats")
+    elif len({log.read_bytes() for log in logs}) != 1:
+        sizes = ", ".join(f"{log}: {_lines(log)}" for log in logs)
+        outcome.problems.append(f"the peers' logs differ: {sizes}")
+    if logs:
+        report = audit_log(logs[0], games, fingerprint)
+        outcome.entries = report.entries
+        if not report.clean:
+            outcome.problems.append(f"the log does not audit clean: {report.cheat or 'the game did not end'}")
+    return outcome
+
+
+def random_crashes(rng: random.Random, seats: int, *, length: int, kills: int) -> list[Crash]:
+    """``kills`` crashes of random processes at random points of a game about ``length`` entries long."""
+    return [
+        Crash(
+            rng.choice(["host", *range(seats)]),
+            rng.randrange(seats + 2, max(seats + 3, length)),
+            pause=rng.uniform(0.0, 2.0),
+        )
+        for _ in range(kills)
+    ]
+
+
+#: Games and the variant that keeps a random game short enough for a soak.
+SOAK_GAMES = {"kariba": None, "kiribati": "professional", "animals_on_board": None, "survival": None}
+
+
+def soak(
+    workdir: Path,
+    games: Callable[[str], Game],
+    seat_range: Callable[[str], tuple[int, int]],
+    *,
+    count: int,
+    seed: int,
+    kills: int,
+    say: Callable[[str], None],
+) -> list[Outcome]:
+    """Play ``count`` random games of the built-in games with ``kills`` random SIGKILLs each."""
+    rng = random.Random(seed)
+    outcomes = []
+    for index in range(count):
+        game = rng.choice(sorted(SOAK_GAMES))
+        low, high = seat_range(game)
+        seats = rng.randint(low, min(high, 4))
+        crashes = random_crashes(rng, seats, length=150, kills=kills)
+        started = time.monotonic()
+        outcome = play_through_crashes(
+            workdir / f"game{index:03d}", game, seats, crashes, games, variant=SOAK_GAMES[game]
+        )
+        outcomes.append(outcome)
+        verdict = "ok" if outcome.ok else "FAILED: " + "; ".join(outcome.problems)
+        say(
+            f"game {index + 1}/{count}: {game}, {seats} seats, {outcome.entries} entries, "
+            f"{outcome.kills} kills, {outcome.resumes} resumes, {time.monotonic() - started:.0f} s: {verdict}"
+        )
+    return outcomes
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``scripts/soak``: many games through random crashes; a summary; non-zero on any failure."""
+    import argparse
+    import shutil
+    import tempfile
+
+    from atoll.registry import load_registry
+
+    parser = argparse.ArgumentParser(
+        prog="scripts/soak",
+        description="Play random built-in games on loopback, SIGKILL peers and the host at random moments, "
+        "resume them, and check that every game finishes with identical logs that audit clean.",
+    )
+    parser.add_argument("--games", type=int, default=100, help="how many games (default: 100)")
+    parser.add_argument("--seed", type=int, default=1, help="the seed of the random choices (default: 1)")
+    parser.add_argument("--kills", type=int, default=3, help="SIGKILLs a game (default: 3)")
+    parser.add_argument(
+        "--workdir", type=Path, help="keep every game's files here (default: a temporary folder)"
+    )
+    args = parser.parse_args(argv)
+    if args.games < 1 or args.kills < 0:
+        parser.error("--games is at least 1 and --kills at least 0")
+    found = load_registry()
+
+    def seat_range(game: str) -> tuple[int, int]:
+        info = found.game(game).info
+        return info.min_seats, info.max_seats
+
+    workdir = args.workdir or Path(tempfile.mkdtemp(prefix="atoll-soak-"))
+    workdir.mkdir(parents=True, exist_ok=True)
+    outcomes = soak(
+        workdir,
+        found.game,
+        seat_range,
+        count=args.games,
+        seed=args.seed,
+        kills=args.kills,
+        say=lambda line: print(line, flush=True),
+    )
+    failures = [o for o in outcomes if not o.ok]
+    print(
+        f"soak: {len(outcomes)} games, {sum(o.kills for o in outcomes)} kills, "
+        f"{sum(o.resumes for o in outcomes)} resumes, {len(failures)} failures"
+    )
+    if failures:
+        print(f"the failed games' files are under {workdir}")
+    elif args.workdir is None:
+        shutil.rmtree(workdir, ignore_errors=True)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

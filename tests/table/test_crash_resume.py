@@ -1,0 +1,120 @@
+"""Tables that survive, as processes on loopback: SIGKILL a peer and the host mid-game, resume them.
+
+Every process is a real ``atoll host`` / ``atoll join`` with its own data directory; each is killed
+with SIGKILL (no chance to tidy up) and started again with ``--resume``. The game must finish with
+every peer's log identical to the host's, auditing clean. :mod:`atoll.table.soak` stops every
+process it started before it returns, also when a check fails.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from atoll.net.identity import fingerprint
+from atoll.table.audit import audit_log
+from atoll.table.soak import Crash, Process, free_port_pair, play_through_crashes
+from tests.table.harness import REGISTRY
+
+
+@pytest.mark.parametrize(("game", "variant"), [("kariba", None), ("kiribati", "professional")])
+def test_a_peer_and_then_the_host_killed_mid_game_resume_and_the_game_finishes_with_identical_logs(
+    tmp_path: Path, game: str, variant: str | None
+) -> None:
+    crashes = [Crash(1, 30, pause=0.5), Crash("host", 80, pause=1.0)]
+    outcome = play_through_crashes(tmp_path, game, 3, crashes, REGISTRY.game, variant=variant, timeout=240)
+    assert outcome.ok, outcome.problems
+    assert outcome.kills == 2 and outcome.resumes == 2
+
+
+def test_a_peer_killed_twice_in_a_row_and_resumed_each_time_finishes_the_game(tmp_path: Path) -> None:
+    crashes = [Crash(0, 20, pause=0.2), Crash(0, 25, pause=0.2)]
+    outcome = play_through_crashes(tmp_path, "kariba", 2, crashes, REGISTRY.game, timeout=240)
+    assert outcome.ok, outcome.problems
+
+
+def test_a_peer_that_stops_its_heartbeats_is_away_and_after_the_turn_time_forfeits(tmp_path: Path) -> None:
+    port = free_port_pair()
+    host = Process(
+        tmp_path / "host",
+        [
+            "host",
+            "kariba",
+            "--seats",
+            "3",
+            "--headless",
+            "--bind",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--no-announce",
+            "--turn-time",
+            "8",
+        ],
+        ["host", "--resume"],
+    )
+    peers = [
+        Process(
+            tmp_path / f"seat{i}",
+            ["join", "--address", f"127.0.0.1:{port}", "--bot", "random", "--name", f"bot {i}"],
+            ["join", "--resume"],
+        )
+        for i in range(3)
+    ]
+    try:
+        host.start()
+        time.sleep(0.3)
+        for peer in peers:
+            peer.start()
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline and sum(1 for _ in (tmp_path / "host").rglob("log.jsonl")) == 0:
+            time.sleep(0.05)
+        log = next((tmp_path / "host").rglob("log.jsonl"))
+        while time.monotonic() < deadline and log.read_bytes().count(b"\n") < 20:
+            time.sleep(0.02)
+        stopped = peers[2].process
+        assert stopped is not None
+        os.kill(stopped.pid, signal.SIGSTOP)  # alive, but silent: no heartbeats, no moves
+        while time.monotonic() < deadline and host.running():
+            time.sleep(0.1)
+        assert not host.running(), "the host should end the table after the turn time"
+    finally:
+        for peer in peers:
+            if peer.process is not None and peer.process.poll() is None:
+                os.kill(peer.process.pid, signal.SIGCONT)
+        for process in [host, *peers]:
+            process.kill()
+    report = audit_log(log, REGISTRY.game, fingerprint)
+    seat = [name for name, _ in report.seats].index("bot 2")  # seats are taken first come, first served
+    told = (tmp_path / "seat0" / "output.txt").read_text()
+    assert f"seat {seat} (bot 2) is away" in told
+    assert report.blame == seat and report.cheat is not None and f"seat {seat} forfeits" in report.cheat
+
+
+def test_the_soak_script_plays_games_through_random_kills_and_reports_a_clean_summary(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "atoll.table.soak",
+            "--games",
+            "2",
+            "--kills",
+            "2",
+            "--seed",
+            "7",
+            "--workdir",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    assert "soak: 2 games, 4 kills" in done.stdout and "0 failures" in done.stdout
