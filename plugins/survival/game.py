@@ -76,6 +76,10 @@ class Survival(Game):
         """The players' colours."""
         return COLOURS[: config.seats]
 
+    def legend(self, config: Config) -> Sequence[tuple[str, str]]:
+        """The board's marks (S22): tokens by owner letter, obstacles, the predator's reach."""
+        return render.legend(config.seats)
+
     def simulator(self, config: Config, draws: Draws, start: Position | None = None) -> Simulator | None:
         """The fast path: :mod:`atoll.plugins.survival.fast`, imported only when a bot or a simulation
         asks."""

@@ -7,12 +7,12 @@ red's predator, ``Rz`` red's zebra; ``###`` a fixed obstacle, ``=2=`` movable ob
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from atoll import JSON, Fragments
 from atoll.plugins.survival.board import COORDS, FIXED_SET, PLACES, RADIUS
-from atoll.plugins.survival.meta import ANIMALS, INITIALS, OBSTACLES, POINTS, PREDATORS
+from atoll.plugins.survival.meta import ANIMALS, COLOURS, INITIALS, LETTERS, OBSTACLES, POINTS, PREDATORS
 from atoll.plugins.survival.obstacles import footprint
 
 STYLE = ("fg:ansired bold", "fg:ansiblue bold", "fg:ansigreen bold", "fg:ansiyellow bold")
@@ -49,75 +49,115 @@ def _cells(view: Mapping[str, Any]) -> dict[str, tuple[str, str]]:
     return cells
 
 
-def board(view: Mapping[str, Any]) -> Fragments:
-    """The hexagons, row 1 at the top: walls ``/ \\`` and ``|``, three characters inside each."""
+#: The widest and tallest drawing (S22): the whole board and its side lines fit an 80x24 terminal
+#: with the table screen's title, status, prompt and a line of log (the screen keeps four lines).
+MAX_COLUMNS, MAX_LINES = 79, 20
+#: The column where the lines beside the board begin (one past the board's widest row and a gap).
+SIDE = 2 + 4 * (2 * RADIUS + 1) + 2
+
+
+def board(view: Mapping[str, Any], side: Sequence[Fragments] = ()) -> Fragments:
+    """The hexagons, row 1 at the top, each row half a hexagon to the right of the one below it so
+    that every place touches two above, two below and one either side; walls ``|`` between places.
+    ``side`` are the lines drawn to the right of the board's rows, one per row."""
     cells = _cells(view)
     rows = [[p for p in PLACES if COORDS[p][1] == r] for r in range(2 * RADIUS + 1)]
-    width = max(_x(row[-1]) for row in rows) + WIDTH + 1
     out: Fragments = []
-
-    def edges(above: list[str], below: list[str]) -> None:
-        line = [" "] * width
-        for place in above:
-            line[_x(place) + 1], line[_x(place) + 3] = "\\", "/"
-        for place in below:
-            line[_x(place) + 1], line[_x(place) + 3] = "/", "\\"
-        out.append((EDGE, "  " + "".join(line).rstrip() + "\n"))
-
-    previous: list[str] = []
-    for row in rows:
-        edges(previous, row)
-        out.append(("", "  " + " " * _x(row[0])))
+    for index, row in enumerate(rows):
+        indent = 1 + _x(row[0])
+        out.append(("", " " * indent))
         for place in row:
             text, style = cells[place]
             out.append((EDGE, "|"))
             out.append((style, text))
-        out.append((EDGE, "|\n"))
-        previous = row
-    edges(previous, [])
+        out.append((EDGE, "|"))
+        if index < len(side) and side[index]:
+            out.append(("", " " * (SIDE - indent - WIDTH * len(row) - 1)))
+            out += side[index]
+        out.append(("", "\n"))
     return out
 
 
 def render(view: Mapping[str, JSON]) -> Fragments:
-    """Draw ``view`` (from :func:`atoll.plugins.survival.view.view`): title, board, legend, status."""
+    """Draw ``view`` (from :func:`atoll.plugins.survival.view.view`): the title, the board with the
+    players and the turn beside it, and below it where the tokens on the move can go (S23); never
+    wider than :data:`MAX_COLUMNS` nor taller than :data:`MAX_LINES`."""
     v: Mapping[str, Any] = view
-    names: list[str] = v["names"]
     out: Fragments = [("bold", "Survival of the Fittest")]
     out.append(("", f", round {v['round']}\n" if v["round"] else ", placing the prey\n"))
-    out += board(v)
-    out.append((DIM, "  *R* predator, Rz prey (owner letter + animal: " + ", ".join(
-        f"{INITIALS[a]} {a} {POINTS[a]}" for a in ANIMALS) + ")\n"))
-    out.append((DIM, "  ### fixed obstacle, =N= movable obstacle N (" + ", ".join(
-        f"{n} {title}" for n, (title, _, _) in OBSTACLES.items()) + ")\n"))
-    for seat, name in enumerate(names):
-        out.append((STYLE[seat], f"  {v['letters'][seat]} {name}"))
-        out.append(("", f" ({PREDATORS[seat]}): {v['scores'][seat]} points, "
-                        f"{len(v['prey'][seat])} prey on the board"))
-        if v["unplaced"][seat]:
-            out.append(("", f", to place: {', '.join(v['unplaced'][seat])}"))
-        if v["out"][seat] is not None:
-            out.append(("", ", out of prey"))
-        out.append(("", "\n"))
-    out += _status(v, names)
+    side = [*_players(v), [], *_turn(v)]
+    out += board(v, side[: 2 * RADIUS + 1])
+    for extra in side[2 * RADIUS + 1:]:
+        out += [("", " "), *extra, ("", "\n")]
+    out += _reach(v)
     return out
 
 
-def _status(v: Mapping[str, Any], names: list[str]) -> Fragments:
+def legend(seats: int) -> list[tuple[str, str]]:
+    """What the board's marks mean (the F4 legend of the table screen)."""
+    letters = ", ".join(f"{LETTERS[s]} {COLOURS[s]} ({PREDATORS[s]})" for s in range(seats))
+    return [
+        ("*R*", f"a predator, with its owner's letter: {letters}"),
+        ("Rz", "a prey: owner letter and animal, " + ", ".join(
+            f"{INITIALS[a]} {a} {POINTS[a]}" for a in ANIMALS)),
+        ("###", "a fixed obstacle (rock or termite mound)"),
+        ("=N=", "movable obstacle N: " + ", ".join(f"{n} {title}" for n, (title, _, _) in OBSTACLES.items())),
+        ("e4", "a free place, by its name; underlined: where the predator on the move can go"),
+    ]
+
+
+def _players(v: Mapping[str, Any]) -> list[Fragments]:
+    """One line per seat: letter, colour, points and prey, or the prey still to place."""
+    lines: list[Fragments] = []
+    for seat, name in enumerate(v["names"]):
+        text = f"{v['letters'][seat]} {name:<6} {v['scores'][seat]:>2} pts"
+        if v["unplaced"][seat]:
+            text += " to place " + " ".join(INITIALS[a] for a in v["unplaced"][seat])
+        elif v["out"][seat] is not None:
+            text += ", out of prey"
+        else:
+            text += f", {len(v['prey'][seat])} prey"
+        lines.append([(STYLE[seat], text)])
+    return lines
+
+
+def _turn(v: Mapping[str, Any]) -> list[Fragments]:
+    """Whose turn, the dice, the steps left, an obstacle due and the places touched this turn."""
+    names: list[str] = v["names"]
     if v["phase"] == "over":
         winners = " and ".join(names[s] for s in v["winners"])
-        return [("bold", f"  the game is over: {winners} win{'s' if len(v['winners']) == 1 else ''}\n")]
+        return [[("bold", f"game over: {winners} win{'s' if len(v['winners']) == 1 else ''}")]]
     turn = v["turn"]
-    out: Fragments = [("", "  to move: "), (STYLE[turn], names[turn])]
+    lines: list[Fragments] = [[("", "to move: "), (STYLE[turn], names[turn])]]
     if v["dice"]:
-        out.append(("", f"   dice: {v['dice'][0]} and {v['dice'][1]}"))
+        lines.append([("", f"dice: {v['dice'][0]} and {v['dice'][1]}")])
     if v["phase"] == "move":
-        out.append(("", f"   predator {v['predator_left']} left, prey {v['prey_left']} left"))
+        lines.append([("", f"{PREDATORS[turn]} {v['predator_left']} left, prey {v['prey_left']} left")])
         if v["obstacle_due"]:
-            out.append(("bold", "   an obstacle is due"))
-    out.append(("", "\n"))
-    if v["touched"]:
-        out.append((DIM, f"  touched this turn: {' '.join(v['touched'])}\n"))
+            lines.append([("bold", "an obstacle is due")])
+    touched = ["touched:", *v["touched"]] if v["touched"] else []
+    width = MAX_COLUMNS - SIDE
+    while touched:
+        line = touched.pop(0)
+        while touched and len(line) + 1 + len(touched[0]) <= width:
+            line += " " + touched.pop(0)
+        lines.append([(DIM, line)])
+    return lines
+
+
+def _reach(v: Mapping[str, Any]) -> Fragments:
+    """A line per token still to move with the places it can reach (S23), cut to the screen's width
+    (the predator's places are also marked on the board; the view holds every list whole)."""
+    out: Fragments = []
     for token, places in v["reach"].items():
-        label = PREDATORS[turn] if token == "predator" else token
-        out.append((DIM, f"  {label} can reach: {' '.join(sorted(places, key=PLACES.index))}\n"))
+        label = PREDATORS[v["turn"]] if token == "predator" else token
+        line = f" {label} can reach:"
+        names = sorted(places, key=PLACES.index)
+        for index, place in enumerate(names):
+            more = f" +{len(names) - index} more"
+            if len(line) + 1 + len(place) + (len(more) if index < len(names) - 1 else 0) > MAX_COLUMNS:
+                line += more
+                break
+            line += " " + place
+        out.append((DIM, line + "\n"))
     return out

@@ -6,6 +6,7 @@ import pytest
 
 from atoll import AmbiguousAction, Roll, State
 from atoll.engine import Match
+from atoll.plugins.survival.meta import ANIMALS
 from atoll.plugins.survival.texts import describe_chance
 from atoll.testing import RiggedResolver
 from tests.survival.scenario import GAME, act, position, roll, texts
@@ -71,9 +72,37 @@ def test_s22_the_board_is_drawn_as_hexagons_with_owners_readable_without_colour(
     drawing = "".join(text for _, text in GAME.render(GAME.view(state, 0, {})))
     for cell in ("|*R*|", "|Ri |", "|Rz |", "|*B*|", "|Bz |", "|Bk |", "|Bb |", "|###|", "|=1=|", "|e5 |"):
         assert cell in drawing, cell
-    assert " / \\ / \\ " in drawing and " \\ / \\ / " in drawing
     rows = [line for line in drawing.splitlines() if line.strip().startswith("|")]
     assert len(rows) == 11 and rows[5].count("|") == 12
+    # each row half a hexagon off the next, so a place touches two above and two below
+    assert rows[4].index("|") == rows[5].index("|") + 2 == rows[6].index("|")
+
+
+FOUR_CROWDED = {
+    "a1": "red predator", "f1": "blue predator", "k11": "green predator", "f11": "yellow predator",
+    **{p: f"red {a}" for p, a in zip(("b2", "c2", "d2", "e2", "b3"), ANIMALS, strict=True)},
+    **{p: f"blue {a}" for p, a in zip(("g2", "g3", "h4", "g4", "f4"), ANIMALS, strict=True)},
+    **{p: f"green {a}" for p, a in zip(("j10", "i10", "h10", "j8", "h8"), ANIMALS, strict=True)},
+    **{p: f"yellow {a}" for p, a in zip(("e10", "d9", "e8", "f10", "d8"), ANIMALS, strict=True)},
+}
+
+
+def test_s22_the_whole_board_fits_an_80x24_terminal() -> None:
+    """S22: four players on the move with every list of reach: at most 79 columns and 20 lines, so
+    the table screen shows the whole board at 80x24 with its status and prompt."""
+    state = act(roll(position(FOUR_CROWDED, seats=4), 6, 6), "predator b1")
+    for seat in (None, 0, 1, 2, 3):
+        lines = "".join(text for _, text in GAME.render(GAME.view(state, seat, {}))).rstrip("\n").split("\n")
+        assert len(lines) <= 20
+        assert max(len(line) for line in lines) <= 79
+        assert sum("can reach:" in line for line in lines) == 6
+
+
+def test_s22_the_legend_names_every_mark() -> None:
+    """S22: the legend (F4) says what ``*R*``, ``Rz``, ``###`` and ``=N=`` mean."""
+    marks = dict(GAME.legend(GAME.configure(4)))
+    assert {"*R*", "Rz", "###", "=N="} <= set(marks)
+    assert "wild dog" in marks["*R*"] and "b buffalo 5" in marks["Rz"]
 
 
 def test_s23_the_places_a_token_can_reach_are_shown() -> None:
