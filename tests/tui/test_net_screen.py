@@ -93,6 +93,12 @@ async def _play(host: Sequencer, socket: HostSocket, keys: PipeInput, chat: str 
     source = NetTable(host.table, role="sit", send=host_sender(host, socket), hosting=True)
     host.on_chat = source.hear
     source.start(lambda mine, heard: run_host(host, socket, mine, heard, grace=2.0))
+    return await _drive(source, keys, chat, leave_after)
+
+
+async def _drive(source: NetTable, keys: PipeInput, chat: str | None, leave_after: int | None) -> Played:
+    """Once seated, type at the screen: ``chat`` on the first turn, then the first legal text each turn;
+    Enter at the end, or leave after ``leave_after`` moves."""
     await source.ready()
     screen = table_screen(source, input=keys, output=SizedOutput(24, 80))
     task = asyncio.ensure_future(screen.run())
@@ -148,7 +154,7 @@ def test_the_hosts_person_plays_kariba_at_the_screen_against_bot_peers_to_the_re
     assert any("bot 1" in s and "is thinking" in s for s in played.statuses)
     assert any(s.startswith("your turn (") for s in played.statuses)
     lines = [line.seen_by(0) for line in source.log()]
-    assert any(line.chat and line.text.endswith("): good luck") for line in source.log()), lines
+    assert [line.text for line in source.log() if line.chat] == ["Ann (seat 0): good luck"], lines
     assert any("takes seat" in line for line in lines)
     assert any("draws" in line for line in lines), lines  # chance in Kariba's words, not "chance: dealt"
     assert played.result.lines and played.result.lines[0].startswith("game over:")
@@ -169,3 +175,49 @@ def test_a_quote_mark_or_say_begins_table_talk(typed: str) -> None:
 
     said = next(typed[len(mark):] for mark in CHAT_MARKS if typed.lower().startswith(mark))
     assert said == "hello all"
+
+
+def test_a_peers_person_plays_at_the_screen_and_reads_its_own_table_talk_once(tmp_path: Path) -> None:
+    env = dict(os.environ, ATOLL_HOME=str(tmp_path / "host"))
+    command = [sys.executable, "-m", "atoll.cli.main", "host", "kariba", "--seats", "2", "--bots", "1",
+               "--bot-kind", "random", "--headless", "--bind", "127.0.0.1", "--no-announce", "--quiet"]
+    host = subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True, start_new_session=True)
+    try:
+        assert host.stdout is not None
+        address = next(line for line in host.stdout if "--address" in line).split("--address ")[1].strip()
+        with pipe() as keys:
+            played = asyncio.run(join_as_person(address, keys, chat="hello table"))
+        assert host.wait(timeout=60) == 0
+    finally:
+        if host.poll() is None:
+            os.killpg(host.pid, 9)
+        host.wait()
+    assert played.result.ending is Ending.FINISHED and played.source.problem() is None
+    talk = [line.text for line in played.source.log() if line.chat]
+    assert talk == ["Bea (seat 1): hello table"] or talk == ["Bea (seat 0): hello table"], talk
+    assert any(s.startswith("your turn (") for s in played.statuses)
+
+
+async def join_as_person(address: str, keys: PipeInput, *, chat: str) -> Played:
+    """Join the host at ``address`` as a person named Bea at the table screen, and play to the end."""
+    from atoll.cli.cmd_join import parse_address
+    from atoll.net.transport import PeerSocket
+    from atoll.table.peer import PeerSession, handshake, run_peer
+    from atoll.table.table import Table
+
+    host, port, curve = parse_address(address)
+    assert curve is not None
+    key = SigningKey(os.urandom(32))
+    socket = PeerSocket(key, curve.encode())
+    try:
+        socket.connect(host, port)
+        welcome = await handshake(socket, key)
+        table = Table(welcome.table_id, welcome.host_key, key, registry().game)
+        session = PeerSession(table, "sit", "Bea")
+        source = NetTable(table, role="sit", send=socket.send)
+        session.on_chat = source.hear
+        source.start(lambda mine, heard: run_peer(session, socket, mine, heard))
+        return await _drive(source, keys, chat, None)
+    finally:
+        socket.close()

@@ -61,10 +61,10 @@ class Terminal:
             self.tmux("send-keys", "-t", "play", *keys)
 
 
-def start(tmp_path: Path, *args: str) -> Iterator[Terminal]:
+def start(tmp_path: Path, *args: str, command_name: str = "play") -> Iterator[Terminal]:
     term = Terminal(f"atoll-test-{uuid.uuid4().hex[:12]}")
     command = shlex.join(["env", f"XDG_DATA_HOME={tmp_path}", sys.executable, "-m", "atoll.cli.main",
-                          "play", *args]) + "; sleep 120"
+                          command_name, *args]) + "; sleep 120"
     try:
         term.tmux("new-session", "-d", "-s", "play", "-x", "80", "-y", "24", "-c", str(ROOT), command)
         yield term
@@ -147,3 +147,21 @@ def test_kiribati_explains_a_refusal_completes_with_tab_and_leaves_resumable(
     assert "go on later with: " in kiribati.printed() and "play --resume" in kiribati.printed()
     saved = next((tmp_path / "atoll" / "games").glob("kiribati-*.jsonl"))
     assert not read_save(saved).finished
+
+
+@pytest.fixture
+def hosting(tmp_path: Path) -> Iterator[Terminal]:
+    yield from start(tmp_path, "kariba", "--seats", "2", "--bots", "1", "--bot-kind", "random", "--bind",
+                     "127.0.0.1", "--no-announce", "--player", "Ann", command_name="host")
+
+
+def test_atoll_host_seats_its_person_at_the_table_screen_with_table_talk(hosting: Terminal) -> None:
+    screen = hosting.wait_for(YOUR_TURN, timeout=60)  # the bot peer (its own process) sat down
+    for line in [*KARIBA_BOARD, "▶●1 seat 0 (you)", "▲2 seat 1 (bot 1)"]:
+        assert line in screen, f"{line!r} is not on the screen:\n{screen}"
+    hosting.type("'hello, bot", "Enter")
+    hosting.wait_for("» Ann (seat 0): hello, bot", timeout=60)
+    hosting.type("", "C-c")
+    hosting.wait_for("leave the game? you host this table: leaving closes it for everyone", timeout=60)
+    hosting.type("y")
+    hosting.wait_for("the game did not finish", timeout=60)  # printed once the screen is gone

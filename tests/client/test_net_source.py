@@ -1,0 +1,91 @@
+"""A network table as the screen reads it (socket-free: the table harness's host and peers): what the
+status line says the table waits for, whose words the log uses, and table talk with spectators marked."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from atoll.client.net_source import NetTable
+from atoll.client.source import Refused
+from atoll.types import Config
+from tests.table.harness import REGISTRY, Net, open_table
+
+
+def source(net: Net, index: int, *, role: str = "sit") -> NetTable:
+    """Peer ``index``'s table for the screen; what it says goes through the harness to the host."""
+    async def send(data: bytes) -> None:
+        net.send(index, data)
+
+    table = NetTable(net.peers[index].table, role=role, send=send)
+    net.peers[index].session.on_chat = table.hear
+    lobby = net.host.table.lobby
+    assert lobby is not None
+    table.game = REGISTRY.game(lobby.game)
+    table.config = Config(lobby.seats, lobby.variant, dict(lobby.options))
+    return table
+
+
+def test_before_every_seat_is_taken_the_table_waits_for_players() -> None:
+    net = open_table("kariba", 3)
+    net.send(0, net.peers[0].session.hello())
+    seen = source(net, 0)
+    assert seen.waiting().text == "waiting for players: 1 of 3 seats taken, 2 free"
+    assert "The game starts when every seat is taken (2 free)." in "".join(t for _, t in seen.board(0))
+
+
+def test_the_status_names_the_seat_whose_part_of_the_fair_protocols_is_missing() -> None:
+    net = open_table("kariba", 2)
+    net.relay = lambda index, data: None if index == 1 and net.peers[0].table.engine is not None else data
+    for index in range(2):
+        net.send(index, net.peers[index].session.hello())
+    seen = source(net, 0)
+    assert seen.waiting().text == "waiting for p1's greeting"
+
+
+def test_table_talk_reaches_everyone_and_marks_a_spectator() -> None:
+    net = open_table("kariba", 2, watchers=1)
+    for index in range(3):
+        net.send(index, net.peers[index].session.hello())
+    player, watcher = source(net, 0), source(net, 2, role="watch")
+
+    async def talk() -> None:
+        watcher.chat("nice move")
+        player.chat("thanks")
+        await asyncio.sleep(0)
+
+    asyncio.run(talk())
+    for seen in (player, watcher):
+        talk_lines = [line.text for line in seen.log() if line.chat]
+        assert talk_lines == ["p2 (watching): nice move", "p0 (seat 0): thanks"], talk_lines
+
+
+def test_an_empty_chat_line_is_refused_and_nothing_is_sent() -> None:
+    net = open_table("kariba", 2)
+    net.send(0, net.peers[0].session.hello())
+    seen = source(net, 0)
+    try:
+        seen.chat("   ")
+    except Refused as exc:
+        assert "say something" in str(exc)
+    else:
+        raise AssertionError("an empty chat line was sent")
+
+
+#: A short variant where a game has one, so the suite stays quick.
+SHORT = {"kiribati": "children"}
+
+
+@pytest.mark.parametrize("game", sorted(REGISTRY.games))
+def test_the_log_tells_every_step_of_a_network_game_in_the_games_words(game: str) -> None:
+    net = open_table(game, 2, SHORT.get(game), watchers=1)
+    net.run()
+    player, watcher = source(net, 0), source(net, 2, role="watch")
+    for seen in (player, watcher):
+        assert not any("the log stops" in line.text for line in seen.log())
+        assert seen.waiting().over and seen.results() is not None
+    engine = player.table.engine
+    assert engine is not None
+    moves = [line for line in player.log() if line.seat is not None and not line.chat]
+    assert len(moves) == len([event for event in engine.match.events if "seat" in event])
