@@ -34,7 +34,7 @@ How an atoll game maps onto OpenSpiel:
   other seat gets 0; a game without winners shares 1 among all. The game is
   constant-sum (1).
 * Observation strings are a seat's view (``game.view``) as canonical JSON; the
-  information state adds the seat's private knowledge and a hash chain of the
+  information state adds the seat's private knowledge and a digest of the
   public log, which makes it perfect recall. A game with ``Game.tensors`` also
   has observation and information-state tensors.
 * ``max_game_length`` counts decisions: the game's ``Game.length_bound`` where it
@@ -236,10 +236,9 @@ class Snapshot:
     decisions: int = 0
     cut: bool = False
     """True when the game was cut off at ``max_game_length``."""
-    chain: str = ""
-    """Hash chain over the public log (what every seat has seen happen)."""
     log: tuple[Event, ...] = ()
-    """The public log itself (the public record of hidden cards is rebuilt from it when needed)."""
+    """The public log: what every seat has seen happen (its digest, the public record of hidden cards
+    and a game's information tensors are derived from it when asked, never on the way)."""
     sealed_in: tuple[State, ...] = ()
     """The state each sealed decision was made in, in order (a guess at a sealed value needs it)."""
     cache: dict[str, Any] = field(default_factory=dict, repr=False)
@@ -389,6 +388,13 @@ class Simulation:
         view: str = snap.cache[key]
         return view
 
+    def digest(self, snap: Snapshot) -> str:
+        """A digest of the public log (information states hold it: it makes them perfect recall)."""
+        if "digest" not in snap.cache:
+            snap.cache["digest"] = _digest(snap.log)
+        digest: str = snap.cache["digest"]
+        return digest
+
     def ledger(self, snap: Snapshot) -> Ledger:
         """The public record of hidden cards, as :class:`~atoll.engine.Match` keeps it, from the log."""
         if "ledger" not in snap.cache:
@@ -463,8 +469,7 @@ class Simulation:
         else:
             event = {"seat": seat, "action": action}
             after = replace(snap, state=self.game.apply(snap.state, action), cache={})
-        return self._settle(replace(after, decisions=snap.decisions + 1, chain=_chained(snap.chain, event),
-                                    log=(*snap.log, event)))
+        return self._settle(replace(after, decisions=snap.decisions + 1, log=(*snap.log, event)))
 
     def draw(self, snap: Snapshot, outcome: int) -> Snapshot:
         """The snapshot after chance drew ``outcome`` at the node now."""
@@ -533,8 +538,7 @@ class Simulation:
     def _fold(self, snap: Snapshot, request: Request, outcome: dict[str, JSON]) -> Snapshot:
         event: Event = {"request": request.to_json(), "outcome": outcome}
         state = self.game.resolve(snap.state, request, outcome)
-        return replace(snap, state=state, drawn=(), chain=_chained(snap.chain, event), log=(*snap.log, event),
-                       cache={})
+        return replace(snap, state=state, drawn=(), log=(*snap.log, event), cache={})
 
     def _request(self, snap: Snapshot) -> Roll | Pick | Shuffle:
         step = self.step(snap)
@@ -547,8 +551,8 @@ def _learn(known: tuple[Mapping[str, JSON], ...], faces: Mapping[int, Mapping[st
     return tuple({**k, **faces[seat]} if seat in faces else k for seat, k in enumerate(known))
 
 
-def _chained(chain: str, event: Event) -> str:
-    return hashlib.sha256((chain + canonical(event)).encode()).hexdigest()
+def _digest(log: Sequence[Event]) -> str:
+    return hashlib.sha256(canonical(list(log)).encode()).hexdigest()
 
 
 def _value_of(pool: Sequence[JSON], text: str) -> JSON:
@@ -711,5 +715,5 @@ class ViewObserver:
         if private == pyspiel.PrivateInfoType.SINGLE_PLAYER and (recall or not public):
             parts.append(f"knows {canonical(dict(snap.known[player]))}")
         if recall and public:
-            parts.append(f"log {snap.chain[:32]} after {snap.decisions} decisions")
+            parts.append(f"log {sim.digest(snap)[:32]} after {snap.decisions} decisions")
         return " | ".join(parts)
