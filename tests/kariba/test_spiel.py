@@ -1,8 +1,12 @@
 """Kariba through the OpenSpiel bridge: stable action ids, tensors, resampling, and OpenSpiel's ISMCTS bot.
 
-The full measure (ISMCTS at 50 simulations a move against uniform random, 50 games, seats
-alternating) is run by hand, as the rules page says; the suite plays a few games at a
-smaller budget.
+The full measure is run by hand: ISMCTS at 50 simulations a move against uniform random,
+50 games, seats alternating, won 49, drew 0 and lost 1 (347 s of CPU; 2026-11-23)::
+
+    .venv/bin/python -c "from tests.kariba.test_spiel import ismcts_results as r; x = r(50, 50); \
+        print(x.count(1.0), x.count(0.5), x.count(0.0))"
+
+The suite plays six games at 20 simulations.
 """
 
 from __future__ import annotations
