@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from atoll.chance import Reveal, Roll
 from atoll.errors import CheatDetected, ProtocolViolation
@@ -240,3 +242,23 @@ def test_the_audit_names_a_wrong_opening_in_a_saved_transcript() -> None:
     with pytest.raises(CheatDetected, match="not the one it committed to") as caught:
         check_transcript(resolver.transcript)
     assert caught.value.seat == 1
+
+
+@settings(max_examples=6, deadline=None)
+@given(seats=st.integers(2, 5), cups=st.lists(st.tuples(st.integers(0, 4), st.integers(1, 6)), min_size=1,
+                                              max_size=5))
+def test_any_table_rolls_any_cups_across_chain_epochs_and_audits_clean(
+    seats: int, cups: list[tuple[int, int]]
+) -> None:
+    resolver = table(seats, chain_length=2)  # a new chain epoch every two draws
+    dice: dict[str, object] = {}
+    for i, (owner, count) in enumerate(cups):
+        roll = Roll(count, 6, to=owner % seats, cup=f"c{i}")
+        private = resolver.resolve(roll).privately
+        assert set(private) == {roll.to}
+        dice.update(private[owner % seats])
+    lifted = [h for h in dice if int(h[1:].split(".")[0]) % 2 == 0]  # every other cup is lifted
+    assert resolver.resolve(Reveal(tuple(lifted))).outcome["faces"] == {h: dice[h] for h in lifted}
+    resolver.finish()
+    record, _ = check_transcript(resolver.transcript)
+    assert record.cups.all_faces(record.seeds) == dice
