@@ -22,10 +22,15 @@ def clone(value: JSON) -> JSON:
     return value
 
 
+# Made once: ``json.dumps`` with non-default options builds a new encoder on every call, and the
+# fair protocols encode thousands of small contexts per game.
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), allow_nan=False)
+
+
 def canonical(value: JSON) -> str:
     """Encode ``value`` as canonical JSON (sorted keys, no spaces) so equal data gives equal text."""
     try:
-        return json.dumps(value, sort_keys=True, separators=(",", ":"), allow_nan=False)
+        return _CANONICAL.encode(value)
     except (TypeError, ValueError) as exc:
         raise MalformedInput(f"not plain JSON data: {exc}") from exc
 
