@@ -3,9 +3,13 @@
 For 2-5 peers: the time from a move being sent to every peer having applied it, a roll by commit-reveal
 (from its step's start at the first peer to its end at the last), Kariba's deck set-up (from the last
 seat taken to the first decision at every peer), and the floor: a host ROUTER relaying one signed
-message to N DEALER peers that check it and acknowledge. Every peer runs in this one process and
-event loop, so the figures include all peers' work done one after another: an upper bound for peers
-on separate machines.
+message to N DEALER peers that check it and acknowledge.
+
+By default each peer is a process of its own, as at a LAN party (the host stays in this one); peers
+time what they see on the machine-wide monotonic clock and hand their timings back when the game
+ends. Here every process shares this machine's cores, so with more peers than cores the figures
+include waiting for a core. ``--inline`` runs every peer in this one process and event loop instead:
+all peers' work is done one after another, an upper bound for peers on separate machines.
 """
 
 from __future__ import annotations
@@ -15,14 +19,17 @@ import asyncio
 import json
 import os
 import statistics
+import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from typing import Any
 
 from nacl.signing import SigningKey
 
 from atoll.net.envelope import open_envelope, seal
-from atoll.net.transport import HostSocket, PeerSocket, curve_keys
+from atoll.net.transport import HostSocket, PeerSocket, curve_keys, curve_public
 from atoll.registry import Registry, load_registry
 from atoll.table.host import Sequencer
 from atoll.table.peer import PeerSession, bot_chooser, run_peer
@@ -74,10 +81,130 @@ async def relay_floor(peers: int, rounds: int) -> list[float]:
     return times
 
 
-async def table_timings(
-    registry: Registry, game: str, peers: int, variant: str | None = None
-) -> dict[str, Any]:
-    """Play one game of ``game`` with ``peers`` random bot peers over loopback; its timings."""
+@dataclass
+class Timings:
+    """What one peer saw, on the machine-wide monotonic clock (``time.perf_counter``, in seconds).
+
+    ``sent`` and ``applied`` are keyed by ``"author:n"`` of a move; ``step_start`` and ``draws`` hold
+    when each protocol step began and which steps were draws (a roll); ``step_end`` when each step was
+    complete here; ``started`` when this peer's game began, ``first_decision`` when it first waited
+    for a decision.
+    """
+
+    sent: dict[str, float] = field(default_factory=dict)
+    applied: dict[str, float] = field(default_factory=dict)
+    step_start: dict[int, float] = field(default_factory=dict)
+    draws: set[int] = field(default_factory=set)
+    step_end: dict[int, float] = field(default_factory=dict)
+    started: float | None = None
+    first_decision: float | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """These timings as JSON (step numbers as text keys)."""
+        return {
+            "sent": self.sent,
+            "applied": self.applied,
+            "step_start": {str(n): t for n, t in self.step_start.items()},
+            "draws": sorted(self.draws),
+            "step_end": {str(n): t for n, t in self.step_end.items()},
+            "started": self.started,
+            "first_decision": self.first_decision,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Timings:
+        """Timings written by :meth:`to_json` (in a peer process)."""
+        return cls(
+            dict(data["sent"]),
+            dict(data["applied"]),
+            {int(n): t for n, t in data["step_start"].items()},
+            set(data["draws"]),
+            {int(n): t for n, t in data["step_end"].items()},
+            data["started"],
+            data["first_decision"],
+        )
+
+
+def watch(table: Table, timings: Timings) -> None:
+    """Record into ``timings`` when ``table`` sends and applies moves and completes protocol steps."""
+    receive = table.receive
+
+    def timed(data: dict[str, Any]) -> Any:
+        entry = receive(data)
+        now = time.perf_counter()
+        message = entry.message
+        if message.kind == "move":
+            timings.applied.setdefault(f"{message.author}:{message.n}", now)
+        engine = table.engine
+        if engine is not None:
+            if timings.started is None:
+                timings.started = now
+            record = engine.resolver.record
+            if record.complete():
+                timings.step_end.setdefault(record.n, now)
+            if timings.first_decision is None and engine.waiting().seat is not None:
+                timings.first_decision = now
+        return entry
+
+    table.receive = timed  # type: ignore[method-assign]
+    compose = table.move
+
+    def move(action: dict[str, Any]) -> bytes:
+        data = compose(action)
+        message = open_envelope(data)
+        timings.sent[f"{message.author}:{message.n}"] = time.perf_counter()
+        return data
+
+    table.move = move  # type: ignore[method-assign]
+
+
+@contextmanager
+def steps_timed(timings: Timings) -> Iterator[None]:
+    """While inside, note in ``timings`` when each protocol step begins (the first peer to begin it)."""
+    begin = NetResolver._begin
+
+    def timed_begin(self: NetResolver, fields: dict[str, Any]) -> None:
+        n = self.record.n + 1
+        timings.step_start.setdefault(n, time.perf_counter())
+        if fields.get("step") == "draw":
+            timings.draws.add(n)
+        begin(self, fields)
+
+    NetResolver._begin = timed_begin  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        NetResolver._begin = begin  # type: ignore[method-assign]
+
+
+def merge(peers: list[Timings]) -> dict[str, Any]:
+    """The figures of one game from every peer's timings: moves and rolls (ms) and the set-up (ms)."""
+    count = len(peers)
+    sent = {k: t for p in peers for k, t in p.sent.items()}
+    moves = []
+    for key, at in sent.items():
+        applied = [p.applied[key] for p in peers if key in p.applied]
+        if len(applied) == count:
+            moves.append((max(applied) - at) * 1000)
+    starts: dict[int, float] = {}
+    for p in peers:
+        for n, t in p.step_start.items():
+            starts[n] = min(t, starts.get(n, t))
+    draws = set().union(*(p.draws for p in peers))
+    rolls = []
+    for n in sorted(draws):
+        ends = [p.step_end[n] for p in peers if n in p.step_end]
+        if len(ends) == count and n in starts:
+            rolls.append((max(ends) - starts[n]) * 1000)
+    began = [p.started for p in peers if p.started is not None]
+    decided = [p.first_decision for p in peers if p.first_decision is not None]
+    setup = (max(decided) - min(began)) * 1000 if began and len(decided) == count else None
+    return {"moves": moves, "rolls": rolls, "setup_ms": setup}
+
+
+def _open_host(
+    registry: Registry, game: str, peers: int, variant: str | None
+) -> tuple[Sequencer, SigningKey]:
     host_key = SigningKey.generate()
     info = registry.game(game).info
     host = Sequencer.open(
@@ -89,97 +216,180 @@ async def table_timings(
         seats=peers,
         name="bench",
     )
-    socket = HostSocket(curve_keys(host_key), host.admit)
-    port = socket.bind("127.0.0.1", None)
-    sent: dict[tuple[str, int], float] = {}
-    applied: dict[tuple[str, int], list[float]] = {}
-    step_start: dict[int, float] = {}
-    step_end: dict[int, dict[int, float]] = {}
-    draws: set[int] = set()
-    started: list[float] = []
-    first_decision: dict[int, float] = {}
-    tables: list[Table] = []
+    return host, host_key
 
-    def watch(table: Table) -> None:
-        receive = table.receive
 
-        def timed(data: dict[str, Any]) -> Any:
-            entry = receive(data)
-            now = time.perf_counter()
-            message = entry.message
-            if message.kind == "move":
-                applied.setdefault((message.author, message.n), []).append(now)
-            engine = table.engine
-            if engine is not None:
-                if not started:
-                    started.append(now)
-                record = engine.resolver.record
-                if record.complete():
-                    step_end.setdefault(record.n, {}).setdefault(id(table), now)
-                if engine.waiting().seat is not None:
-                    first_decision.setdefault(id(table), now)
-            return entry
+async def _play_peer(
+    registry: Registry, game: str, table_id: str, host_key: bytes, port: int, index: int, timings: Timings
+) -> None:
+    """One random-bot peer of a benchmark table, timed into ``timings``."""
+    key = SigningKey.generate()
+    table = Table(table_id, host_key, key, registry.game)
+    watch(table, timings)
+    link = PeerSocket(key, curve_public(host_key))
+    link.connect("127.0.0.1", port)
+    made: list[Callable[..., Any]] = []
 
-        table.receive = timed  # type: ignore[method-assign]
-        compose = table.move
-
-        def move(action: dict[str, Any]) -> bytes:
-            data = compose(action)
-            message = open_envelope(data)
-            sent[(message.author, message.n)] = time.perf_counter()
-            return data
-
-        table.move = move  # type: ignore[method-assign]
-
-    begin = NetResolver._begin
-
-    def timed_begin(self: NetResolver, fields: dict[str, Any]) -> None:
-        n = self.record.n + 1
-        step_start.setdefault(n, time.perf_counter())
-        if fields.get("step") == "draw":
-            draws.add(n)
-        begin(self, fields)
-
-    NetResolver._begin = timed_begin  # type: ignore[method-assign]
-
-    async def peer(index: int) -> None:
-        key = SigningKey.generate()
-        table = Table(host.table.id, host_key.verify_key.encode(), key, registry.game)
-        watch(table)
-        tables.append(table)
-        link = PeerSocket(key, curve_keys(host_key)[0])
-        link.connect("127.0.0.1", port)
-        made: list[Callable[..., Any]] = []
-
-        async def choose(observation: Any) -> Any:
-            if not made:
-                made.append(
-                    bot_chooser(registry.bot("random", game).make(observation.game, observation.seat, index))
-                )
-            return await made[0](observation)
-
-        try:
-            await run_peer(PeerSession(table, "sit", f"p{index}"), link, choose)
-        finally:
-            link.close()
+    async def choose(observation: Any) -> Any:
+        if not made:
+            made.append(
+                bot_chooser(registry.bot("random", game).make(observation.game, observation.seat, index))
+            )
+        return await made[0](observation)
 
     try:
-        serving = asyncio.create_task(run_host(host, socket, grace=1.0))
-        await asyncio.gather(*(peer(i) for i in range(peers)))
-        await serving
+        await run_peer(PeerSession(table, "sit", f"p{index}"), link, choose)
     finally:
-        NetResolver._begin = begin  # type: ignore[method-assign]
+        link.close()
+
+
+async def table_timings(
+    registry: Registry, game: str, peers: int, variant: str | None = None
+) -> dict[str, Any]:
+    """Play one game of ``game`` with ``peers`` random bot peers in this process and event loop."""
+    host, host_key = _open_host(registry, game, peers, variant)
+    socket = HostSocket(curve_keys(host_key), host.admit)
+    port = socket.bind("127.0.0.1", None)
+    shared = Timings()  # one process: the step starts are shared; each peer has its own record
+    timings = [Timings(step_start=shared.step_start, draws=shared.draws) for _ in range(peers)]
+    public = host_key.verify_key.encode()
+    try:
+        with steps_timed(shared):
+            serving = asyncio.create_task(run_host(host, socket, grace=1.0))
+            await asyncio.gather(
+                *(
+                    _play_peer(registry, game, host.table.id, public, port, i, timings[i])
+                    for i in range(peers)
+                )
+            )
+            await serving
+    finally:
         socket.close()
-    moves = [(max(applied[k]) - t) * 1000 for k, t in sent.items() if len(applied.get(k, [])) == peers]
-    rolls = [
-        (max(step_end[n].values()) - step_start[n]) * 1000 for n in draws if len(step_end.get(n, {})) >= peers
-    ]
-    setup = (
-        (max(first_decision.values()) - started[0]) * 1000
-        if len(first_decision) == peers and started
-        else None
-    )
-    return {"moves": moves, "rolls": rolls, "setup_ms": setup}
+    return merge(timings)
+
+
+async def process_timings(
+    registry: Registry, game: str, peers: int, variant: str | None = None
+) -> dict[str, Any]:
+    """Play one game of ``game`` with each of ``peers`` random bot peers in a process of its own (as at
+    a LAN party, on this machine's cores), the host in this one; the peers' timings merged."""
+    host, host_key = _open_host(registry, game, peers, variant)
+    socket = HostSocket(curve_keys(host_key), host.admit)
+    port = socket.bind("127.0.0.1", None)
+    processes: list[asyncio.subprocess.Process] = []
+    try:
+        for index in range(peers):
+            config = {
+                "game": game,
+                "table": host.table.id,
+                "host_key": host_key.verify_key.encode().hex(),
+                "port": port,
+                "index": index,
+            }
+            processes.append(
+                await asyncio.create_subprocess_exec(
+                    sys.executable,
+                    "-m",
+                    "atoll.bench.net",
+                    "--peer",
+                    json.dumps(config),
+                    stdout=asyncio.subprocess.PIPE,
+                )
+            )
+        serving = asyncio.create_task(run_host(host, socket, grace=5.0))
+        outputs = await asyncio.gather(*(p.communicate() for p in processes))
+        await serving
+        if any(p.returncode != 0 for p in processes):
+            raise RuntimeError(f"a peer process failed (exit codes {[p.returncode for p in processes]})")
+    finally:
+        for process in processes:
+            if process.returncode is None:
+                process.kill()
+                await process.wait()
+        socket.close()
+    return merge([Timings.from_json(json.loads(out)) for out, _ in outputs])
+
+
+def peer_main(config: dict[str, Any]) -> int:
+    """A peer process of :func:`process_timings`: play, then print this peer's timings as JSON."""
+    timings = Timings()
+    with steps_timed(timings):
+        asyncio.run(
+            _play_peer(
+                load_registry(),
+                config["game"],
+                config["table"],
+                bytes.fromhex(config["host_key"]),
+                config["port"],
+                config["index"],
+                timings,
+            )
+        )
+    print(json.dumps(timings.to_json()))
+    return 0
+
+
+async def relay_floor_processes(peers: int, rounds: int) -> list[float]:
+    """:func:`relay_floor` with each peer in a process of its own (see :func:`relay_peer_main`)."""
+    host_key = SigningKey.generate()
+    host = HostSocket(curve_keys(host_key), lambda _key: True)
+    port = host.bind("127.0.0.1", None)
+    processes: list[asyncio.subprocess.Process] = []
+    times: list[float] = []
+    try:
+        config = json.dumps({"host_key": host_key.verify_key.encode().hex(), "port": port})
+        for _ in range(peers):
+            processes.append(
+                await asyncio.create_subprocess_exec(
+                    sys.executable, "-m", "atoll.bench.net", "--relay-peer", config
+                )
+            )
+        connections = [(await host.recv())[0] for _ in range(peers)]
+        for n in range(rounds + 1):
+            last = n == rounds
+            start = time.perf_counter()
+            message = seal(
+                host_key, v="bench", kind="stop" if last else "move", table="t", n=n, seen={}, body={"at": n}
+            )
+            for connection in connections:
+                host.send(connection, message)
+            if last:
+                break
+            for _ in range(peers):
+                open_envelope((await host.recv())[2])
+            times.append((time.perf_counter() - start) * 1000)
+        await asyncio.gather(*(p.wait() for p in processes))
+    finally:
+        for process in processes:
+            if process.returncode is None:
+                process.kill()
+                await process.wait()
+        host.close()
+    return times
+
+
+def relay_peer_main(config: dict[str, Any]) -> int:
+    """A peer process of :func:`relay_floor_processes`: check each relayed message and acknowledge it."""
+
+    async def run() -> None:
+        key = SigningKey.generate()
+        host_key = bytes.fromhex(config["host_key"])
+        socket = PeerSocket(key, curve_public(host_key))
+        try:
+            socket.connect("127.0.0.1", config["port"])
+            await socket.send(seal(key, v="bench", kind="sync", table="t", n=0, seen={}, body={}))
+            n = 1
+            while True:
+                message = open_envelope(await socket.recv())
+                if message.kind == "stop":
+                    return
+                await socket.send(seal(key, v="bench", kind="ack", table="t", n=n, seen={}, body={}))
+                n += 1
+        finally:
+            socket.close()
+
+    asyncio.run(run())
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -187,24 +397,40 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="scripts/bench net", description=__doc__)
     parser.add_argument("--json", action="store_true", help="print one JSON object keyed by peer count")
     parser.add_argument("--rounds", type=int, default=200, help="relay rounds per peer count (default 200)")
+    parser.add_argument(
+        "--inline",
+        action="store_true",
+        help="run every peer in this one process (default: each peer a process, as at a LAN party)",
+    )
+    parser.add_argument("--peers", default="2,3,4,5", help="peer counts to measure (default 2,3,4,5)")
+    parser.add_argument("--peer", help=argparse.SUPPRESS)  # internal: run as one peer process
+    parser.add_argument("--relay-peer", help=argparse.SUPPRESS)  # internal: one relay-floor peer
     args = parser.parse_args(argv)
+    if args.peer is not None:
+        return peer_main(json.loads(args.peer))
+    if args.relay_peer is not None:
+        return relay_peer_main(json.loads(args.relay_peer))
     registry = load_registry()
+    game_timings = table_timings if args.inline else process_timings
+    floor_timings = relay_floor if args.inline else relay_floor_processes
     out: dict[str, dict[str, Any]] = {}
-    for peers in (2, 3, 4, 5):
-        floor = asyncio.run(relay_floor(peers, args.rounds))
-        play = asyncio.run(table_timings(registry, "kiribati", peers, "professional"))
+    for peers in (int(p) for p in args.peers.split(",")):
+        floor = asyncio.run(floor_timings(peers, args.rounds))
+        play = asyncio.run(game_timings(registry, "kiribati", peers, "professional"))
         row: dict[str, Any] = {
             "relay_floor_p50_ms": statistics.median(floor),
             "relay_floor_p99_ms": _percentile(floor, 0.99),
             "move_p50_ms": statistics.median(play["moves"]),
             "move_p99_ms": _percentile(play["moves"], 0.99),
             "roll_p50_ms": statistics.median(play["rolls"]) if play["rolls"] else None,
+            "roll_p99_ms": _percentile(play["rolls"], 0.99) if play["rolls"] else None,
             "moves_measured": len(play["moves"]),
             "rolls_measured": len(play["rolls"]),
+            "peers_in": "one process" if args.inline else "a process each",
         }
         row["move_vs_floor"] = row["move_p50_ms"] / row["relay_floor_p50_ms"]
         if peers <= 4:
-            row["kariba_setup_ms"] = asyncio.run(table_timings(registry, "kariba", peers))["setup_ms"]
+            row["kariba_setup_ms"] = asyncio.run(game_timings(registry, "kariba", peers))["setup_ms"]
         out[str(peers)] = row
         if not args.json:
             print(
