@@ -66,30 +66,20 @@ _POSITION = {n: {(at, turn): i for i, (_, at, turn, _) in enumerate(found)} for 
 _PLACE, _ASSIGN, _MOVE, _OVER = 0, 1, 2, 3
 
 
-def _longest(start: int, blocked: set[int], most: int) -> int:
-    """moves.longest: the most steps (up to ``most``) from ``start`` never entering ``blocked`` or a
-    place twice."""
-    if most <= 0:
-        return 0
-    best = 0
-    seen = {start}
-
-    def walk(place: int, steps: int) -> bool:
-        nonlocal best
-        if steps > best:
-            best = steps
-            if best == most:
+def _has_path(place: int, blocked: set[int], seen: set[int], need: int) -> bool:
+    """Whether a token at ``place`` can take ``need`` more steps, entering neither ``blocked`` nor a
+    place of ``seen`` (which holds the places entered so far). moves.longest asks for the longest such
+    path; asking only whether one of a given length exists stops at the first found, which on an
+    open board is the first tried."""
+    if need == 0:
+        return True
+    for nxt in _NEIGHBOURS[place]:
+        if nxt not in blocked and nxt not in seen:
+            seen.add(nxt)
+            if _has_path(nxt, blocked, seen, need - 1):
                 return True
-        for nxt in _NEIGHBOURS[place]:
-            if nxt not in blocked and nxt not in seen:
-                seen.add(nxt)
-                if walk(nxt, steps + 1):
-                    return True
-                seen.discard(nxt)
-        return False
-
-    walk(start, 0)
-    return best
+            seen.discard(nxt)
+    return False
 
 
 class SurvivalSimulator(Simulator):
@@ -303,10 +293,11 @@ class SurvivalSimulator(Simulator):
         blocked.add(here)
         if left == 1:  # any open neighbour is a whole move: no path to search
             return [n for n in _NEIGHBOURS[here] if n not in blocked]
-        can = _longest(here, blocked, left)
+        # S8, S11: the whole die if any path allows it, else as far as one does
+        can = next((k for k in range(left, 0, -1) if _has_path(here, blocked, {here}, k)), 0)
         if can == 0:
             return []
-        return [n for n in _NEIGHBOURS[here] if n not in blocked and 1 + _longest(n, blocked, can - 1) == can]
+        return [n for n in _NEIGHBOURS[here] if n not in blocked and _has_path(n, blocked, {n}, can - 1)]
 
     def _prey_steps(self) -> list[int]:
         """S9, S11: every prey of the seat to any open neighbour, as codes."""
