@@ -62,6 +62,7 @@ class NetTable:
     :param hosting: whether this peer is the host (leaving closes the table for everyone).
     :param leave_line: what to print when the person leaves before the end (how to come back).
     :param note: a line for the board while the seats fill up (how others join).
+    :param away: the seats the host shows as away now (no word from them for a while).
     """
 
     def __init__(
@@ -73,6 +74,7 @@ class NetTable:
         hosting: bool = False,
         leave_line: str | None = None,
         note: str | None = None,
+        away: Callable[[], Sequence[int]] | None = None,
     ) -> None:
         if role not in ("sit", "watch"):
             raise ValueError(f"role is 'sit' or 'watch', not {role!r}")
@@ -81,6 +83,7 @@ class NetTable:
         self.hosting = hosting
         self.leave_line = leave_line
         self.note = note
+        self._away = away
         self._send = send
         self._task: asyncio.Task[object] | None = None
         self._sending: set[asyncio.Task[None]] = set()
@@ -232,13 +235,17 @@ class NetTable:
             return Waiting(None, f"waiting for players: {len(lobby.seated)} of {lobby.seats} seats taken, "
                                  f"{free} free", False)
         now = engine.waiting()
+        shown_away = self._away() if self._away is not None else ()
+        away = [seat for seat in shown_away if seat != self.table.my_seat]
         if now.owed:
-            return Waiting(None, self._owed_text(now.owed), False)
+            return Waiting(None, self._owed_text(now.owed) + self._away_text(now.owed, away), False)
         if now.seat is None:
             return Waiting(None, "the table is working…", False)
         name = self.names()[now.seat]
         if now.seat != self.table.my_seat or self.role != "sit":
             verb = "is making a secret choice…" if now.secret else "is thinking…"
+            if now.seat in away:
+                verb = "is away; the table waits"
             return Waiting(now.seat, f"{name} ({self.who(now.seat)}) {verb}", False, now.secret)
         if self._asked is None or self._asked.done():
             return Waiting(now.seat, "your move is on its way to the host…", False, now.secret)
@@ -265,6 +272,14 @@ class NetTable:
         whose = [lobby.names.get(lobby.seated[seat], "?") for seat in owed]
         names = whose[0] if len(whose) == 1 else ", ".join(whose[:-1]) + " and " + whose[-1]
         return f"waiting for {names}'s {what}"
+
+    def _away_text(self, owed: Sequence[int], away: Sequence[int]) -> str:
+        lobby = self.table.lobby
+        assert lobby is not None
+        gone = [lobby.names.get(lobby.seated[seat], "?") for seat in owed if seat in away]
+        if not gone:
+            return ""
+        return f" ({', '.join(gone)} {'is' if len(gone) == 1 else 'are'} away)"
 
     def texts(self, seat: int) -> Sequence[str]:
         """The legal texts of ``seat`` while the person there is asked for a move (else empty)."""

@@ -36,9 +36,11 @@ if TYPE_CHECKING:  # prompt_toolkit is imported only when a person plays
 
 
 class Hearing(Protocol):
-    """What hands this peer the table talk the host relays (a peer session, or the host itself)."""
+    """What hands this peer the table talk the host relays and says who is away (a peer session, or
+    the host itself)."""
 
     on_chat: Callable[[Envelope], None] | None
+    away: tuple[int, ...]
 
 
 def full_screen(env: Mapping[str, str] | None = None) -> bool:
@@ -78,7 +80,9 @@ async def play_on_screen(
     from atoll.tui.palette import Look
     from atoll.tui.screen import Ending
 
-    source = NetTable(table, role=role, send=send, hosting=hosting, leave_line=leave_line, note=note)
+    away = (lambda: hearing.away) if hearing is not None else None
+    source = NetTable(table, role=role, send=send, hosting=hosting, leave_line=leave_line, note=note,
+                      away=away)
     if hearing is not None:
         hearing.on_chat = source.hear
     encoding = (getattr(sys.stdout, "encoding", "") or "").lower()

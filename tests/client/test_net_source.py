@@ -13,12 +13,12 @@ from atoll.types import Config
 from tests.table.harness import REGISTRY, Net, open_table
 
 
-def source(net: Net, index: int, *, role: str = "sit") -> NetTable:
+def source(net: Net, index: int, *, role: str = "sit", away: tuple[int, ...] = ()) -> NetTable:
     """Peer ``index``'s table for the screen; what it says goes through the harness to the host."""
     async def send(data: bytes) -> None:
         net.send(index, data)
 
-    table = NetTable(net.peers[index].table, role=role, send=send)
+    table = NetTable(net.peers[index].table, role=role, send=send, away=lambda: away)
     net.peers[index].session.on_chat = table.hear
     lobby = net.host.table.lobby
     assert lobby is not None
@@ -89,3 +89,12 @@ def test_the_log_tells_every_step_of_a_network_game_in_the_games_words(game: str
     assert engine is not None
     moves = [line for line in player.log() if line.seat is not None and not line.chat]
     assert len(moves) == len([event for event in engine.match.events if "seat" in event])
+
+
+def test_a_seat_the_host_shows_as_away_is_named_in_the_status() -> None:
+    net = open_table("kariba", 2)
+    net.relay = lambda index, data: None if index == 1 and net.peers[0].table.engine is not None else data
+    for index in range(2):
+        net.send(index, net.peers[index].session.hello())
+    seen = source(net, 0, away=(1,))
+    assert seen.waiting().text == "waiting for p1's greeting (p1 is away)"
