@@ -248,7 +248,9 @@ class NetTable:
                 verb = "is away; the table waits"
             return Waiting(now.seat, f"{name} ({self.who(now.seat)}) {verb}", False, now.secret)
         if self._asked is None or self._asked.done():
-            return Waiting(now.seat, "your move is on its way to the host…", False, now.secret)
+            sent = self._sent_at == len(engine.match.events)
+            text = "your move is on its way to the host…" if sent else "your turn comes once caught up…"
+            return Waiting(now.seat, text, False, now.secret)
         asked = self.game.decision_prompt(engine.match.state, now.seat)
         if asked is None:
             asked = "a secret choice" if now.secret else "a move"
