@@ -30,6 +30,7 @@ from atoll import (  # noqa: E402
     Results,
     State,
     Step,
+    Tensors,
 )
 from atoll.game import Game  # noqa: E402
 from atoll.openspiel import BadActionId, BoundExceeded, CutOff, register, register_installed  # noqa: E402
@@ -406,3 +407,57 @@ def test_resampling_never_reads_what_the_seat_has_not_seen() -> None:
 def test_a_resampled_game_plays_on_to_its_end() -> None:
     sample = bets_made("low").resample_from_infostate(1, pyspiel.UniformProbabilitySampler(0, 0.0, 1.0))
     assert play_until(sample, lambda s: s.is_terminal()).returns()
+
+
+# -- tensors --------------------------------------------------------------------------------
+
+
+class CountingTensors(Tensors):
+    """The seat's hand size, as a tensor of ``shape`` (wrong when ``shape`` is not ``(1,)``)."""
+
+    def __init__(self, shape: tuple[int, ...]) -> None:
+        self.shape = shape
+
+    def observation_shape(self) -> tuple[int, ...]:
+        return self.shape
+
+    def observation(self, state: State, seat: int, known: Knowledge) -> list[float]:
+        return [float(len(state["hands"][seat]))]
+
+
+class TensorHighCard(HighCard):
+    """High Card with a one-number tensor."""
+
+    info = GameInfo("highcard_tensor", "High Card (tensor)", 2, 4)
+    shape: tuple[int, ...] = (1,)
+
+    def tensors(self, config: Config) -> Tensors:
+        return CountingTensors(self.shape)
+
+
+class MisshapenHighCard(TensorHighCard):
+    """High Card whose tensor is not the shape it declares."""
+
+    info = GameInfo("highcard_misshapen", "High Card (misshapen tensor)", 2, 4)
+    shape = (2,)
+
+
+def test_a_game_without_tensors_provides_none() -> None:
+    game_type = pyspiel.load_game(register(HighCard()), params(2)).get_type()
+    assert not game_type.provides_observation_tensor
+    assert not game_type.provides_information_state_tensor
+
+
+def test_a_games_tensor_reaches_openspiel_in_its_shape() -> None:
+    game = pyspiel.load_game(register(TensorHighCard()), params(2))
+    assert game.observation_tensor_shape() == [1]
+    state = play_until(game.new_initial_state(), lambda s: not s.is_chance_node())
+    assert state.observation_tensor(0) == [2.0]
+    assert state.information_state_tensor(1) == [2.0]  # by default the observation
+
+
+def test_a_tensor_that_does_not_fill_its_shape_is_refused() -> None:
+    game = pyspiel.load_game(register(MisshapenHighCard()), params(2))
+    state = play_until(game.new_initial_state(), lambda s: not s.is_chance_node())
+    with pytest.raises(BoundExceeded, match=r"tensor has 1 numbers, but its shape \(2,\) holds 2"):
+        state.observation_tensor(0)
