@@ -2,11 +2,47 @@
 
 from __future__ import annotations
 
+import importlib.util
+from pathlib import Path
+
 import pytest
 
 from atoll.engine import LocalResolver, Match
 from atoll.game import Game
 from tests.games.highcard import HighCard
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def unlinked_modules() -> list[str]:
+    """Source files of atoll that its strict editable install has no link to yet (added since it was
+    installed), as paths from the repository root; none when atoll is installed any other way."""
+    spec = importlib.util.find_spec("atoll")
+    if spec is None or spec.origin is None:
+        return []
+    package = Path(spec.origin).parent
+    if package.resolve() == (ROOT / "core").resolve() or not (ROOT / "core").is_dir():
+        return []  # the source folder itself, or an install from elsewhere: nothing to be linked
+    places = {"core": package, "net": package / "net", "plugins": package / "plugins"}
+    return [
+        path.relative_to(ROOT).as_posix()
+        for folder, linked in places.items()
+        for path in sorted((ROOT / folder).rglob("*.py"))
+        if "__pycache__" not in path.parts and not (linked / path.relative_to(ROOT / folder)).exists()
+    ]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Stop before collecting when a module was added since atoll was installed: it would not import
+    (docs/decisions/0003-typed-installs.md), and the error would not say why."""
+    missing = unlinked_modules()
+    if missing:
+        pytest.exit(
+            f"atoll's editable install has no link to {', '.join(missing[:3])}"
+            f"{' ...' if len(missing) > 3 else ''} (added since it was installed): run scripts/typecheck, "
+            "which links them, then the tests again",
+            returncode=4,
+        )
 
 
 @pytest.fixture
