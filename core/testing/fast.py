@@ -10,7 +10,7 @@ code) and the results:
   resolver's own stream, so the same seed must give the same faces and rolls;
 - from a decision in the middle, started at the recorded :class:`~atoll.fast.Position`
   (state, the faces dealt so far, each seat's knowledge), with chance replayed from
-  the recorded game (:class:`ReplayDraws`).
+  the recorded game (:class:`ReplayDraws`); the position must be left as it was.
 
 It also checks that :meth:`~atoll.fast.Simulator.copy` is independent of its original.
 """
@@ -28,6 +28,7 @@ from atoll.engine.match import Match
 from atoll.errors import AtollError
 from atoll.fast import OVER, Position, RandomDraws, Simulator
 from atoll.game import Game
+from atoll.jsondata import canonical
 from atoll.randomness import Stream
 from atoll.testing.conformance import ConformanceError
 from atoll.types import Action, Config, Decision, End, Results, State
@@ -161,12 +162,16 @@ def check_fast_path(game: Game, config: Config, seed: int = 0, *, start_at: floa
         first = min(len(recording.turns) - 1, int(start_at * len(recording.turns)))
         answers = [a for turn in recording.turns[first:] for a in turn.draws_after]
         replay = ReplayDraws(answers, f"{where}, started at decision {first}")
-        started = game.simulator(config, replay, recording.turns[first].position)
+        position = recording.turns[first].position
+        before = canonical([position.state, position.faces, position.known])
+        started = game.simulator(config, replay, position)
         if started is None:
             raise _Fail(where, "the game offers a simulator at set-up but not at a position")
         _follow(started, recording, first, f"{where}, started at decision {first}")
         if not replay.finished():
             raise _Fail(where, "the simulator asked chance fewer times than the game")
+        if canonical([position.state, position.faces, position.known]) != before:
+            raise _Fail(where, f"the simulator started at decision {first} changed the Position it was given")
     return True
 
 

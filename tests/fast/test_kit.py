@@ -42,6 +42,16 @@ class _SharedHands(KaribaSimulator):
         return twin
 
 
+class _TakesTheHole(KaribaSimulator):
+    """A simulator that empties the waterhole of the state it starts from (its own would be fine)."""
+
+    @classmethod
+    def at(cls, config: Config, draws: Draws, start: Position) -> KaribaSimulator:
+        sim = super().at(config, draws, start)
+        start.state["hole"][:] = [0] * len(start.state["hole"])
+        return sim
+
+
 class _Broken(Kariba):
     """Kariba offering one of the broken simulators above."""
 
@@ -65,7 +75,9 @@ def test_a_game_without_a_simulator_is_reported_as_such() -> None:
     assert not check_fast_path(game, game.configure(2), 0)
 
 
-@pytest.mark.parametrize("broken", [_ChaseAtTwo, _OwnShuffle, _SharedHands], ids=lambda k: k.__name__)
+@pytest.mark.parametrize(
+    "broken", [_ChaseAtTwo, _OwnShuffle, _SharedHands, _TakesTheHole], ids=lambda k: k.__name__
+)
 def test_a_simulator_that_plays_other_games_is_caught(broken: type[KaribaSimulator]) -> None:
     game = _Broken(broken)
     with pytest.raises(ConformanceError, match=r"\[fast-path\]"):
