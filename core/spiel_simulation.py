@@ -160,7 +160,8 @@ class Simulation:
         return snap.cut or isinstance(self.step(snap), End)
 
     def legal(self, snap: Snapshot) -> list[Action]:
-        """The deciding seat's legal actions, in the order of their canonical JSON."""
+        """The deciding seat's legal actions: in the order of their canonical JSON, or the game's own
+        order when it numbers them with stable ids."""
         if "legal" not in snap.cache:
             step = self.step(snap)
             assert isinstance(step, Decision)
@@ -178,27 +179,28 @@ class Simulation:
     def choices(self, snap: Snapshot) -> dict[int, Action]:
         """The deciding seat's legal actions by their OpenSpiel ids, in the order of the ids."""
         if "choices" not in snap.cache:
-            legal = self.legal(snap)
-            if not self.id_count:
-                snap.cache["choices"] = dict(enumerate(legal))
-                return self.choices(snap)
-            table: dict[int, Action] = {}
-            for action in legal:
-                number = self.game.action_id(snap.state, action)
-                if isinstance(number, bool) or not isinstance(number, int) or not 0 <= number < self.id_count:
-                    raise BadActionId(
-                        f"{self.game.info.name}: action_id gave {number!r} for {canonical(action)}; ids are "
-                        f"whole numbers 0-{self.id_count - 1} (action_id_count is {self.id_count})"
-                    )
-                if number in table:
-                    raise BadActionId(
-                        f"{self.game.info.name}: {canonical(table[number])} and {canonical(action)} are both "
-                        f"legal and share action id {number}; give every legal action its own id"
-                    )
-                table[number] = action
-            snap.cache["choices"] = dict(sorted(table.items()))
+            numbered = self._numbered(snap) if self.id_count else dict(enumerate(self.legal(snap)))
+            snap.cache["choices"] = numbered
         choices: dict[int, Action] = snap.cache["choices"]
         return choices
+
+    def _numbered(self, snap: Snapshot) -> dict[int, Action]:
+        """The legal actions by the game's stable ids, checked against the promise ids make."""
+        table: dict[int, Action] = {}
+        for action in self.legal(snap):
+            number = self.game.action_id(snap.state, action)
+            if isinstance(number, bool) or not isinstance(number, int) or not 0 <= number < self.id_count:
+                raise BadActionId(
+                    f"{self.game.info.name}: action_id gave {number!r} for {canonical(action)}; ids are "
+                    f"whole numbers 0-{self.id_count - 1} (action_id_count is {self.id_count})"
+                )
+            if number in table:
+                raise BadActionId(
+                    f"{self.game.info.name}: {canonical(table[number])} and {canonical(action)} are both "
+                    f"legal and share action id {number}; give every legal action its own id"
+                )
+            table[number] = action
+        return dict(sorted(table.items()))
 
     def chance_outcomes(self, snap: Snapshot) -> list[tuple[int, float]]:
         """The outcomes of the chance node now and their probabilities."""
