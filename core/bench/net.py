@@ -88,7 +88,9 @@ class Timings:
     ``sent`` and ``applied`` are keyed by ``"author:n"`` of a move; ``step_start`` and ``draws`` hold
     when each protocol step began and which steps were draws (a roll); ``step_end`` when each step was
     complete here; ``started`` when this peer's game began, ``first_decision`` when it first waited
-    for a decision.
+    for a decision. ``cpu`` holds this process's CPU seconds (``time.process_time``) at ``started``,
+    at ``first_decision`` and at the last entry, with ``entries`` the entries taken after ``started``:
+    what a peer needs of its own machine, whatever else shares this one's cores.
     """
 
     sent: dict[str, float] = field(default_factory=dict)
@@ -98,6 +100,8 @@ class Timings:
     step_end: dict[int, float] = field(default_factory=dict)
     started: float | None = None
     first_decision: float | None = None
+    cpu: dict[str, float] = field(default_factory=dict)
+    entries: int = 0
 
     def to_json(self) -> dict[str, Any]:
         """These timings as JSON (step numbers as text keys)."""
@@ -109,6 +113,8 @@ class Timings:
             "step_end": {str(n): t for n, t in self.step_end.items()},
             "started": self.started,
             "first_decision": self.first_decision,
+            "cpu": self.cpu,
+            "entries": self.entries,
         }
 
     @classmethod
@@ -122,6 +128,8 @@ class Timings:
             {int(n): t for n, t in data["step_end"].items()},
             data["started"],
             data["first_decision"],
+            dict(data["cpu"]),
+            data["entries"],
         )
 
 
@@ -139,11 +147,15 @@ def watch(table: Table, timings: Timings) -> None:
         if engine is not None:
             if timings.started is None:
                 timings.started = now
+                timings.cpu["started"] = time.process_time()
+            timings.entries += 1
+            timings.cpu["last"] = time.process_time()
             record = engine.resolver.record
             if record.complete():
                 timings.step_end.setdefault(record.n, now)
             if timings.first_decision is None and engine.waiting().seat is not None:
                 timings.first_decision = now
+                timings.cpu["decided"] = time.process_time()
         return entry
 
     table.receive = timed  # type: ignore[method-assign]
@@ -199,7 +211,15 @@ def merge(peers: list[Timings]) -> dict[str, Any]:
     began = [p.started for p in peers if p.started is not None]
     decided = [p.first_decision for p in peers if p.first_decision is not None]
     setup = (max(decided) - min(began)) * 1000 if began and len(decided) == count else None
-    return {"moves": moves, "rolls": rolls, "setup_ms": setup}
+    setup_cpu = [(p.cpu["decided"] - p.cpu["started"]) * 1000 for p in peers if "decided" in p.cpu]
+    per_entry = [(p.cpu["last"] - p.cpu["started"]) * 1e6 / (p.entries - 1) for p in peers if p.entries > 1]
+    return {
+        "moves": moves,
+        "rolls": rolls,
+        "setup_ms": setup,
+        "setup_cpu_ms": max(setup_cpu) if setup_cpu else None,
+        "cpu_us_per_entry": statistics.median(per_entry) if per_entry else None,
+    }
 
 
 def _open_host(
@@ -424,13 +444,16 @@ def main(argv: list[str] | None = None) -> int:
             "move_p99_ms": _percentile(play["moves"], 0.99),
             "roll_p50_ms": statistics.median(play["rolls"]) if play["rolls"] else None,
             "roll_p99_ms": _percentile(play["rolls"], 0.99) if play["rolls"] else None,
+            "peer_cpu_us_per_entry": play["cpu_us_per_entry"],
             "moves_measured": len(play["moves"]),
             "rolls_measured": len(play["rolls"]),
             "peers_in": "one process" if args.inline else "a process each",
         }
         row["move_vs_floor"] = row["move_p50_ms"] / row["relay_floor_p50_ms"]
         if peers <= 4:
-            row["kariba_setup_ms"] = asyncio.run(game_timings(registry, "kariba", peers))["setup_ms"]
+            setup = asyncio.run(game_timings(registry, "kariba", peers))
+            row["kariba_setup_ms"] = setup["setup_ms"]
+            row["kariba_setup_cpu_ms_per_peer"] = setup["setup_cpu_ms"]
         out[str(peers)] = row
         if not args.json:
             print(
