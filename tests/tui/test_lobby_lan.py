@@ -35,12 +35,12 @@ async def main():
         async with TableBrowser(interfaces=[sys.argv[2]]) as browser:
             lobby = LobbyScreen(browser, games, lambda game: ["random"], input=keys, output=DummyOutput())
             task = asyncio.ensure_future(lobby.run())
-            for _ in range(600):
+            for _ in range(1800):  # up to 90 s: the host machine may be slow to start and announce
                 if any(t.name == sys.argv[1] for t in lobby.tables()):
                     break
                 await asyncio.sleep(0.05)
             keys.send_text("\\r")
-            choice = await asyncio.wait_for(task, 10)
+            choice = await asyncio.wait_for(task, 30)
     print(json.dumps({"action": choice.action, "name": choice.table.announcement.name,
                       "address": choice.table.address}))
 
@@ -74,7 +74,7 @@ def test_a_table_announced_on_the_lan_appears_in_the_lobby_and_enter_chooses_it(
     try:
         lobby = subprocess.run(
             [str(LAN_TOOL), "exec", "2", sys.executable, "-c", LOBBY, "lan lobby", "10.213.0.2"],
-            env=dict(env, ATOLL_HOME=str(tmp_path / "h2")), capture_output=True, text=True, timeout=120,
+            env=dict(env, ATOLL_HOME=str(tmp_path / "h2")), capture_output=True, text=True, timeout=180,
         )
     finally:
         if host.poll() is None:
