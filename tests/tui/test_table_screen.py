@@ -287,6 +287,28 @@ def test_the_roomy_layout_is_used_on_a_large_terminal() -> None:
         assert not TableScreen(source, input=keys, output=SizedOutput(24, 80))._roomy()
 
 
+@pytest.mark.parametrize("variant", ["children", "family", "professional"])
+def test_kiribatis_whole_board_fits_80_by_24_on_every_turn(variant: str) -> None:
+    source = table("kiribati", variant=variant, seats=5, seed=1)
+    rng = random.Random(1)
+    with pipe() as keys:
+        screen = TableScreen(source, input=keys, output=SizedOutput(24, 80))
+
+        async def play() -> None:
+            task = asyncio.ensure_future(source.run(lambda: None))
+            while not task.done():
+                await asyncio.sleep(0)
+                waiting = source.waiting()
+                if waiting.local and waiting.seat is not None:
+                    screen._memo_stamp = None  # the board as drawn now
+                    lines = screen._board_lines()
+                    assert max(len(line) for line in lines) < 80, "\n".join(lines)
+                    assert screen._compact_board_height().preferred == len(lines), "\n".join(lines)
+                    source.submit(waiting.seat, rng.choice(list(source.texts(waiting.seat))))
+
+        asyncio.run(play())
+
+
 class GlossaryHighCard(highcard.HighCard):
     """High Card with a glossary, as a plugin gives one."""
 
