@@ -12,6 +12,8 @@ from atoll.plugins.kariba.texts import name
 STYLES = ("", "fg:ansigray", "fg:ansiyellow", "fg:ansiwhite bold", "fg:ansibrightyellow bold",
           "fg:ansimagenta", "fg:ansired bold", "fg:ansicyan", "fg:ansiblue bold")
 TITLE, DIM, YOU = "bold underline", "fg:ansibrightblack", "fg:ansigreen bold"
+#: The board's lines stay narrower than this, so it fits an 80-column terminal.
+WIDTH = 80
 
 
 def render(view: Mapping[str, JSON]) -> Fragments:
@@ -31,12 +33,14 @@ def render(view: Mapping[str, JSON]) -> Fragments:
     out.append(("", "\n"))
     for seat, (size, won) in enumerate(zip(view["hand_sizes"], view["won"], strict=True)):
         you = seat == view["seat"]
-        out.append((YOU if you else "", f"seat {seat}{' (you)' if you else ''}"))
-        out.append(("", f": {size} in hand, {won} won"))
-        if view["shown"][seat]:
-            out.append(("", ", holds face-up"))
-            out.extend(_cards(view["shown"][seat]))
-        out.append(("", "  <- to play\n" if seat == view["turn"] and view["phase"] != "over" else "\n"))
+        line: Fragments = [(YOU if you else "", f"seat {seat}{' (you)' if you else ''}"),
+                           ("", f": {size} in hand, {won} won")]
+        held = _cards(view["shown"][seat]) if view["shown"][seat] else []
+        turn = "  <- to play" if seat == view["turn"] and view["phase"] != "over" else ""
+        if len("".join(text for _, text in [*line, *held])) + len(", holds face-up" + turn) < WIDTH:
+            out.extend([*line, *([("", ", holds face-up"), *held] if held else []), ("", turn + "\n")])
+        else:  # a long row of face-up cards goes on a line of its own, so the board stays 80 wide
+            out.extend([*line, ("", turn + "\n"), ("", "    holds face-up"), *held, ("", "\n")])
     if view["seat"] is not None:
         out.append(("bold", "Your hand:"))
         out.extend(_cards(view["hand"]) if view["hand"] else [(DIM, " empty")])

@@ -287,9 +287,12 @@ def test_the_roomy_layout_is_used_on_a_large_terminal() -> None:
         assert not TableScreen(source, input=keys, output=SizedOutput(24, 80))._roomy()
 
 
-@pytest.mark.parametrize("variant", ["children", "family", "professional"])
-def test_kiribatis_whole_board_fits_80_by_24_on_every_turn(variant: str) -> None:
-    source = table("kiribati", variant=variant, seats=5, seed=1)
+@pytest.mark.parametrize(("game", "variant", "seats"), [
+    ("kariba", "experienced", 4),
+    ("kiribati", "children", 5), ("kiribati", "family", 5), ("kiribati", "professional", 5),
+])
+def test_the_whole_board_fits_80_by_24_on_every_turn(game: str, variant: str, seats: int) -> None:
+    source = table(game, variant=variant, seats=seats, seed=1)
     rng = random.Random(1)
     with pipe() as keys:
         screen = TableScreen(source, input=keys, output=SizedOutput(24, 80))
