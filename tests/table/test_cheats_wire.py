@@ -170,34 +170,49 @@ def test_a_cheat_sent_over_the_wire_is_caught_and_its_seat_named_by_every_honest
     asyncio.run(run())
 
 
-def test_an_opening_withheld_over_the_wire_stalls_its_step_waiting_for_that_seat_blaming_nobody(
-    monkeypatch: pytest.MonkeyPatch,
+@pytest.mark.parametrize(
+    ("seats", "outcome"),
+    [(2, "aborted, not attributable"), (3, "forfeits")],
+)
+def test_an_opening_withheld_over_the_wire_waits_for_that_seat_then_ends_as_the_turn_time_rules(
+    seats: int, outcome: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # Silence is not signed evidence: until a turn time runs out (issue 11's timeouts, a forfeit
-    # witnessed by the other seats, or "aborted, not attributable" at two seats) the table waits,
-    # and every honest peer knows for whom.
+    # Silence is not signed evidence: the table waits, every honest peer knowing for whom, until the
+    # host's turn time passes; then the host states a timeout and the other seats witness it. Two
+    # witnesses make it a forfeit naming the seat; one (at two seats) aborts the table, blaming nobody.
     def withhold(me: Participant, message: Message) -> list[Message]:
         return [] if message["kind"] == "chain/open" else [message]
 
     async def run() -> None:
-        async with loopback_table("kiribati", 2, "professional", watchers=1) as wire:
-            cheating_participants(monkeypatch, wire.peers[CHEAT].table, withhold)
-            honest = [wire.peers[0], wire.peers[2]]
+        async with loopback_table("kiribati", seats, "professional", watchers=1) as wire:
+            cheater = wire.peers[CHEAT]
+            cheating_participants(monkeypatch, cheater.table, withhold)
+            honest = [p for p in wire.peers if p is not cheater]
             tables = [wire.host.table, *(p.table for p in honest)]
+            waited: list[bool] = []
 
-            def stalled() -> bool:
-                seat = wire.peers[CHEAT].table.my_seat
+            def stalled_then_timed_out() -> bool:
+                seat = cheater.table.my_seat
                 engines = [t.engine for t in tables]
-                return (
+                if not waited and (
                     seat is not None
                     and all(e is not None and e.waiting().owed == (seat,) for e in engines)
                     and len({len(t.log.entries) for t in tables}) == 1
-                )
+                ):
+                    assert all(t.ended is None for t in tables)
+                    waited.append(True)
+                    wire.host.turn_time = 0.2  # set only now, so no honest seat can run out of time
+                return all(t.over() for t in tables)
 
-            await asyncio.wait_for(play(wire, honest=[0, 2], until=stalled), 60)
+            await asyncio.wait_for(
+                play(wire, honest=[p.index for p in honest], until=stalled_then_timed_out), 90
+            )
+            seat = cheater.table.my_seat
+            assert waited
             for table in tables:
-                assert table.ended is None
-                assert all(event.blame is None for event in table.events)
+                assert table.ended is not None and outcome in table.ended, table.ended
+                blamed = [event.blame for event in table.events if event.blame is not None]
+                assert blamed == ([] if seats == 2 else [seat])
             assert len(wire.heads(honest)) == 1
 
     asyncio.run(run())
