@@ -34,8 +34,8 @@ from atoll.fast import OVER, Simulator
 from atoll.game import Game
 from atoll.types import Action, Chance, End, Results, State
 
-#: Iterations per decision: on 2-seat Kariba a decision takes 0.23 s of CPU on average, 0.53 s at most
-#: (the first move, with the longest playouts); it won 196 of 200 games against the random bot.
+#: Iterations per decision: on 2-seat Kariba a decision takes about 0.03 s of CPU on the fast path (0.16 s
+#: through the full API; scripts/bench engine); it won 196 of 200 games against the random bot.
 DEFAULT_ITERATIONS = 200
 #: Simulated steps per decision, all iterations together: a game with long playouts gets fewer
 #: iterations instead of an endless think (Kariba needs ~100 steps a playout, so 200 iterations fit).
