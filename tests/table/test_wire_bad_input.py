@@ -34,6 +34,9 @@ from tests.table.wire import WirePeer, WireTable, loopback_table, play, wait_for
 #: The n of every message the attacker signs, far above any honest peer's own counter.
 FIRST_N = 100_000
 
+#: Messages in the flood: three times the host's burst of 400, so even a slow sender outruns the refill.
+FLOOD = 1200
+
 #: Each input the host must refuse: what it is -> words its error must contain.
 REFUSED = {
     "malformed bytes": "not JSON",
@@ -121,9 +124,9 @@ async def _attack(wire: WireTable, mover: WirePeer, other: WirePeer, record: Att
         record.refused.append(data)
     # a flood on a connection of its own: the host answers each, and past the burst only "slow down"
     flood = wire.connect(other.key)
-    for _ in range(600):
+    for _ in range(FLOOD):
         await flood.send(b"junk")
-    record.flood_errors = [await _error(flood) for _ in range(600)]
+    record.flood_errors = [await _error(flood) for _ in range(FLOOD)]
     # over the size limit: the transport itself drops the message (and that connection)
     oversized = wire.connect(other.key)
     await oversized.send(b"x" * (MAX_MESSAGE + 1))
