@@ -10,6 +10,12 @@ time what they see on the machine-wide monotonic clock and hand their timings ba
 ends. Here every process shares this machine's cores, so with more peers than cores the figures
 include waiting for a core. ``--inline`` runs every peer in this one process and event loop instead:
 all peers' work is done one after another, an upper bound for peers on separate machines.
+
+What peers on machines of their own would see is estimated from CPU time, which other work on this
+machine does not inflate: ``roll_critical_cpu_ms`` is the slowest peer's work on a roll (median over
+rolls) and ``kariba_setup_critical_cpu_ms`` the slowest peer's work on each set-up entry, summed along
+the set-up's chain of shuffles, locks and deals; network hops come on top (a fraction of a
+millisecond each on a LAN).
 """
 
 from __future__ import annotations
@@ -89,8 +95,11 @@ class Timings:
     when each protocol step began and which steps were draws (a roll); ``step_end`` when each step was
     complete here; ``started`` when this peer's game began, ``first_decision`` when it first waited
     for a decision. ``cpu`` holds this process's CPU seconds (``time.process_time``) at ``started``,
-    at ``first_decision`` and at the last entry, with ``entries`` the entries taken after ``started``:
-    what a peer needs of its own machine, whatever else shares this one's cores.
+    at ``first_decision`` and at the game's end, with ``entries`` the entries taken after ``started``:
+    what a peer needs of its own machine, whatever else shares this one's cores. ``setup_cpu`` holds
+    the CPU milliseconds this peer's main thread spent on each entry (checking it, and answering it:
+    a shuffle, a lock, keys) from ``started`` to ``first_decision``; ``step_cpu`` the same summed per
+    protocol step (the entry that opens a step counts towards it).
     """
 
     sent: dict[str, float] = field(default_factory=dict)
@@ -102,6 +111,8 @@ class Timings:
     first_decision: float | None = None
     cpu: dict[str, float] = field(default_factory=dict)
     entries: int = 0
+    setup_cpu: dict[int, float] = field(default_factory=dict)
+    step_cpu: dict[int, float] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         """These timings as JSON (step numbers as text keys)."""
@@ -115,6 +126,8 @@ class Timings:
             "first_decision": self.first_decision,
             "cpu": self.cpu,
             "entries": self.entries,
+            "setup_cpu": {str(n): t for n, t in self.setup_cpu.items()},
+            "step_cpu": {str(n): t for n, t in self.step_cpu.items()},
         }
 
     @classmethod
@@ -130,6 +143,8 @@ class Timings:
             data["first_decision"],
             dict(data["cpu"]),
             data["entries"],
+            {int(n): t for n, t in data["setup_cpu"].items()},
+            {int(n): t for n, t in data["step_cpu"].items()},
         )
 
 
@@ -138,6 +153,7 @@ def watch(table: Table, timings: Timings) -> None:
     receive = table.receive
 
     def timed(data: dict[str, Any]) -> Any:
+        thread_cpu = time.thread_time()  # this thread's clock: cheap, unlike the process's
         entry = receive(data)
         now = time.perf_counter()
         message = entry.message
@@ -149,7 +165,11 @@ def watch(table: Table, timings: Timings) -> None:
                 timings.started = now
                 timings.cpu["started"] = time.process_time()
             timings.entries += 1
+            spent = (time.thread_time() - thread_cpu) * 1000
+            if timings.first_decision is None:
+                timings.setup_cpu[entry.seq] = spent
             record = engine.resolver.record
+            timings.step_cpu[record.n] = timings.step_cpu.get(record.n, 0.0) + spent
             if record.complete():
                 timings.step_end.setdefault(record.n, now)
             if timings.first_decision is None and engine.waiting().seat is not None:
@@ -212,10 +232,20 @@ def merge(peers: list[Timings]) -> dict[str, Any]:
     setup = (max(decided) - min(began)) * 1000 if began and len(decided) == count else None
     setup_cpu = [(p.cpu["decided"] - p.cpu["started"]) * 1000 for p in peers if "decided" in p.cpu]
     per_entry = [(p.cpu["last"] - p.cpu["started"]) * 1e6 / (p.entries - 1) for p in peers if p.entries > 1]
+    # The set-up is a chain: each seat shuffles (then locks) after checking the seat before it. With
+    # every peer on a machine of its own, it takes about the slowest peer's work on each entry, summed.
+    critical = None
+    if len(decided) == count:
+        seqs = set().union(*(p.setup_cpu for p in peers))
+        critical = sum(max(p.setup_cpu.get(q, 0.0) for p in peers) for q in seqs)
+    # A roll: every peer checks each seat's opening; on machines of their own, the slowest peer's work
+    roll_cpu = [max(p.step_cpu.get(n, 0.0) for p in peers) for n in sorted(draws)]
     return {
         "moves": moves,
         "rolls": rolls,
+        "roll_cpu_ms": statistics.median(roll_cpu) if roll_cpu else None,
         "setup_ms": setup,
+        "setup_critical_cpu_ms": critical,
         "setup_cpu_ms": max(setup_cpu) if setup_cpu else None,
         "cpu_us_per_entry": statistics.median(per_entry) if per_entry else None,
     }
@@ -446,6 +476,7 @@ def main(argv: list[str] | None = None) -> int:
             "move_p99_ms": _percentile(play["moves"], 0.99),
             "roll_p50_ms": statistics.median(play["rolls"]) if play["rolls"] else None,
             "roll_p99_ms": _percentile(play["rolls"], 0.99) if play["rolls"] else None,
+            "roll_critical_cpu_ms": play["roll_cpu_ms"],
             "peer_cpu_us_per_entry": play["cpu_us_per_entry"],
             "moves_measured": len(play["moves"]),
             "rolls_measured": len(play["rolls"]),
@@ -456,6 +487,7 @@ def main(argv: list[str] | None = None) -> int:
             setup = asyncio.run(game_timings(registry, "kariba", peers))
             row["kariba_setup_ms"] = setup["setup_ms"]
             row["kariba_setup_cpu_ms_per_peer"] = setup["setup_cpu_ms"]
+            row["kariba_setup_critical_cpu_ms"] = setup["setup_critical_cpu_ms"]
         out[str(peers)] = row
         if not args.json:
             print(
