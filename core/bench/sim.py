@@ -6,14 +6,16 @@ interleaved, and the fastest wall time of each is kept; the tallies must be iden
 speed-up is wall time on one worker over wall time on N; the target of issue 16 is at least
 1.8x on 2 workers on a 2-core machine. CPU seconds (this process and its workers) and the load
 average before the run are printed too: on a machine busy with other work the speed-up cannot
-show, and the load says so; the projected speed-up (N times one process's CPU seconds over the
-pool's) is what the pool would reach with a core to each worker.
+show, and the load says so, as does the speed-up of a bare busy loop on the same number of
+processes measured in the same run (:func:`machine_speedup`); the projected speed-up (N times
+one process's CPU seconds over the pool's) is what the pool would reach with a core to each worker.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import os
 import resource
 import sys
@@ -36,6 +38,31 @@ def _cpu_seconds() -> float:
 
 def _tally(report: SimReport) -> dict[str, JSON]:
     return {k: v for k, v in report.to_json().items() if k not in ("seconds", "games_per_s")}
+
+
+def _spin(loops: int) -> int:
+    """Pure-Python work with nothing to share: what the machine's cores allow, atoll aside."""
+    total = 0
+    for i in range(loops):
+        total += i
+    return total
+
+
+def machine_speedup(workers: int, loops: int = 20_000_000) -> float:
+    """Wall time of ``workers`` busy loops one after another over the same loops in a process pool of
+    ``workers``: the speed-up this machine gives a perfectly parallel job right now (the baseline of
+    the measured speed-up; a machine busy with other work gives much less than ``workers``)."""
+    started = time.perf_counter()
+    for _ in range(workers):
+        _spin(loops)
+    alone = time.perf_counter() - started
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else None)
+    with context.Pool(workers) as pool:
+        started = time.perf_counter()
+        pool.map(_spin, [loops] * workers)
+        together = time.perf_counter() - started
+    return alone / together
 
 
 def bench(
@@ -72,11 +99,13 @@ def bench(
             row["meets_target"] = base / wall >= TARGET
         rows[str(workers)] = row
     first = tallies[worker_counts[0]]
+    floor = {str(n): round(machine_speedup(n), 3) for n in worker_counts if n > 1}
     return {
         "game": game_name, "variant": config.variant, "seats": config.seats, "bots": bots,
         "games": games, "fast_path": fast_path_applies(game, config, kinds), "repeat": repeat,
         "cores": default_workers(), "load_before": round(load, 2), "target_speedup_2": TARGET,
         "same_tally": all(t == first for t in tallies.values()), "workers": rows,
+        "machine_speedup": floor,
     }
 
 
@@ -99,6 +128,11 @@ def table(figures: dict[str, JSON]) -> str:
             f"{workers:>7} {row['seconds']:>8.2f} {row['games_per_s']:>9.1f} {row['cpu_s']:>8.2f} "
             f"{row['speedup']:>8.2f}x {row['projected_speedup']:>9.2f}x{verdict}"
         )
+    machine = figures["machine_speedup"]
+    assert isinstance(machine, dict)
+    for workers, speedup in machine.items():
+        lines.append(f"a bare busy loop on {workers} processes in the same run: {speedup:.2f}x "
+                     "(what the machine allows now)")
     lines.append(f"the same tally on every number of workers: {figures['same_tally']}; "
                  f"best wall time of {figures['repeat']} runs each; projected: the speed-up with a core "
                  "to each worker, from the CPU seconds (not the target's measure)")
