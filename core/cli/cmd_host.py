@@ -60,6 +60,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "witness a timeout and the late seat forfeits (default: no limit; the table waits)",
     )
     parser.add_argument(
+        "--host-timeout",
+        type=int,
+        default=20,
+        metavar="SECONDS",
+        help="how long the seats wait for a host that went silent before the next seat takes the "
+        "table over (default: 20)",
+    )
+    parser.add_argument(
         "--resume",
         nargs="?",
         const="",
@@ -76,6 +84,8 @@ def run(args: argparse.Namespace) -> int:
     found = registry(quiet=args.quiet)
     if args.turn_time is not None and not args.turn_time > 0:
         raise AtollError(f"--turn-time is a number of seconds above 0, not {args.turn_time:g}")
+    if not 1 <= args.host_timeout <= 3600:
+        raise AtollError(f"--host-timeout is 1-3600 seconds, not {args.host_timeout}")
     if args.resume is not None:
         if args.game is not None:
             raise AtollError("--resume takes back a table as it was opened: give no GAME (or give TABLE)")
@@ -118,6 +128,7 @@ def run(args: argparse.Namespace) -> int:
         late_watchers=args.late_watchers,
         quiet=args.quiet,
         turn_time=args.turn_time,
+        host_timeout=args.host_timeout,
     )
     try:
         return asyncio.run(host_table(plan, found, profile))

@@ -12,7 +12,7 @@ from typing import Any
 from atoll.net.envelope import Unauthenticated, canonical_bytes, decode
 
 #: Frame types the host sends.
-TYPES = ("welcome", "entry", "chat", "error", "closed", "presence")
+TYPES = ("welcome", "entry", "chat", "error", "closed", "presence", "need")
 
 
 def frame(kind: str, **fields: Any) -> bytes:

@@ -34,6 +34,12 @@ Outgoing = tuple[bytes, bytes]
 #: Seconds without a word (a peer's heartbeat ``sync`` comes every two) before a seat is shown away.
 AWAY_AFTER_S = 6.0
 
+#: Seconds a seat taking a table over waits for the others to bring what its own log lacks.
+GATHER_S = 4.0
+
+#: Entries a peer hands a new host in one message.
+ENTRIES_PER_MESSAGE = 16
+
 
 @dataclass
 class Sequencer:
@@ -67,6 +73,11 @@ class Sequencer:
     sent and the log does not hold, since a host that died may have taken it along."""
     _since: tuple[int, float] = (-1, 0.0)
     _now: float = 0.0
+    taking_over: str | None = None
+    """While a seat takes the table over: the host it replaces (hex); cleared once its entry is in."""
+    gathered: set[str] = field(default_factory=set)
+    _gather_from: float | None = None
+    _held: list[tuple[bytes, bytes, bytes]] = field(default_factory=list)
 
     @classmethod
     def open(
@@ -84,6 +95,7 @@ class Sequencer:
         log_path: Path | None = None,
         sealed_path: Path | None = None,
         late_watchers: bool = False,
+        host_timeout: int | None = None,
     ) -> Sequencer:
         """Open a new table: the host's copy, and the ``open`` entry at its head."""
         table = Table(
@@ -96,7 +108,15 @@ class Sequencer:
             sealed_path=sealed_path,
         )
         host = cls(table, key, late_watchers)
-        body = {"game": game, "variant": variant, "seats": seats, "name": name, "options": options or {}}
+        body: dict[str, object] = {
+            "game": game,
+            "variant": variant,
+            "seats": seats,
+            "name": name,
+            "options": options or {},
+        }
+        if host_timeout is not None:
+            body["host_timeout"] = host_timeout
         host.local(table.compose("open", body))
         return host
 
@@ -128,12 +148,30 @@ class Sequencer:
         )
         if table.restore() == 0:
             raise AtollError(f"{log_path}: no entries to resume the table from")
+        return cls.restored(table, key, late_watchers=late_watchers)
+
+    @classmethod
+    def restored(cls, table: Table, key: SigningKey, *, late_watchers: bool = False) -> Sequencer:
+        """Host ``table``, restored from disk: what the host's own seat owes is sequenced at once."""
         host = cls(table, key, late_watchers)
         for data in table.outbox():
             host.local(data)
         closing = table.closing()
         if closing is not None:
             host.local(closing)
+        return host
+
+    @classmethod
+    def take_over(cls, table: Table, key: SigningKey, unlogged: list[bytes] | None = None) -> Sequencer:
+        """This seat takes the table over from a host that stopped answering, with its own copy of
+        the log: first it gathers, for :data:`GATHER_S` or until every other seat has synced, the
+        entries some peer holds and it lacks; then it logs its ``host`` entry and serves. ``unlogged``
+        are the messages this seat sent to the old host that its log does not hold: taken after."""
+        if table.me not in table.successors():
+            raise AtollError("this seat has no standby address, so it cannot take the table over")
+        host = cls(table, key)
+        host.taking_over = table.log.host.encode().hex()
+        host._held = [(b"", b"", data) for data in unlogged or []]
         return host
 
     # -- admission (the ZAP handler asks this) ---------------------------------------------------
@@ -143,7 +181,8 @@ class Sequencer:
         lobby = self.table.lobby
         if lobby is None or not lobby.full() or self.late_watchers:
             return True
-        known = [*lobby.seated, *lobby.spectators]
+        # the seats, the spectators, and a host the table moved away from (it may come back to watch)
+        known = [*lobby.seated, *lobby.spectators, lobby.host]
         return any(curve_public(bytes.fromhex(k)) == curve_key for k in known)
 
     # -- input -------------------------------------------------------------------------------------
@@ -165,6 +204,11 @@ class Sequencer:
         self.heard[message.author] = self._now
         if message.kind == "sync":
             return self._sync(connection, message)
+        if message.kind == "entries":
+            return self._entries(connection, message)
+        if self.taking_over is not None and message.kind not in ("chat", "bye"):
+            self._held.append((connection, curve_key, data))  # taken once this seat hosts the table
+            return []
         if message.kind == "chat":
             return self._chat(message)
         if message.kind == "bye":
@@ -190,8 +234,8 @@ class Sequencer:
             entry = sequence(
                 self.key, self.table.id, len(self.table.log.entries), self.table.log.head, current
             )
-            checked = self.table.log.check(entry.to_json())
-            self.table.log.keep(checked)  # on the host's disk before any peer sees it
+            checked = self.table.check_entry(entry.to_json())
+            self.table.keep_entry(checked)  # on the host's disk before any peer sees it
             data = frame("entry", entry=entry.to_json())
             frames = [(conn, data) for conn in self.connections]
             if self.emit is not None:
@@ -212,6 +256,14 @@ class Sequencer:
     def tick(self, now: float) -> list[Outgoing]:
         """Time is ``now``: show who is away, and state a timeout (or abort one) once the turn time passed."""
         self._now = now
+        if self.taking_over is not None:
+            if self._gather_from is None:
+                self._gather_from = now
+            lobby = self.table.lobby
+            others = set(lobby.seated if lobby else []) - {self.taking_over, self.table.me or ""}
+            if now - self._gather_from < GATHER_S and not others <= self.gathered:
+                return []
+            return self._take_over()
         out = self._presence(now)
         table = self.table
         length = len(table.log.entries)
@@ -252,11 +304,41 @@ class Sequencer:
         data = frame("presence", away=list(away))
         return [(conn, data) for conn in self.connections]
 
+    def _entries(self, connection: bytes, message: Envelope) -> list[Outgoing]:
+        """Entries of the old host that a peer holds and this new host lacks (checked one by one)."""
+        if self.taking_over is None:
+            return self._refuse(connection, "refused entries: this host is not taking a table over")
+        entries = message.body.get("entries")
+        if not isinstance(entries, list):
+            return self._refuse(connection, "refused entries: 'entries' is a list of log entries")
+        for data in entries[:ENTRIES_PER_MESSAGE]:
+            seq = data.get("seq") if isinstance(data, dict) else None
+            if seq != len(self.table.log.entries):
+                continue
+            try:
+                self.table.receive(data)
+            except (BadEntry, HostEquivocated) as exc:
+                return self._refuse(connection, f"refused entries: {exc}")
+        return []
+
+    def _take_over(self) -> list[Outgoing]:
+        """Log this seat's ``host`` entry, then take what arrived meanwhile."""
+        old, self.taking_over = self.taking_over, None
+        out = self._sequence_own("host", {"after": old})
+        held, self._held = self._held, []
+        for connection, curve_key, data in held:
+            out += self.receive(connection, curve_key, data)
+        return out
+
     def _sync(self, connection: bytes, message: Envelope) -> list[Outgoing]:
         have = message.body.get("have", -1)
         if type(have) is not int or have < -1:
             return self._refuse(connection, "refused sync: 'have' must be an entry number or -1")
         self.connections[connection] = message.author
+        if self.taking_over is not None:
+            if have + 1 > len(self.table.log.entries):  # it holds more of the old host's log: ask for it
+                return [(connection, frame("need", after=len(self.table.log.entries) - 1))]
+            self.gathered.add(message.author)
         entries = self.table.log.entries[have + 1 :]
         welcome = frame(
             "welcome",

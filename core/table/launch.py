@@ -26,9 +26,10 @@ from atoll.net.envelope import canonical_bytes, strict_hex
 from atoll.net.identity import Profile, fingerprint, tables_dir
 from atoll.net.transport import HostSocket, KeyService, PeerSocket, ask_key, curve_keys
 from atoll.registry import Registry
+from atoll.table.follow import Link, connect_to, follow, host_here, moved_to, standby_address
 from atoll.table.host import Sequencer
 from atoll.table.log import PROTOCOL
-from atoll.table.peer import Chooser, PeerSession, TableFailed, bot_chooser, handshake, run_peer
+from atoll.table.peer import Chooser, PeerSession, TableFailed, bot_chooser, handshake
 from atoll.table.person import full_screen, host_sender, person_chooser, play_on_screen, say_event
 from atoll.table.serve import run_host
 from atoll.table.store import (
@@ -40,7 +41,7 @@ from atoll.table.store import (
     write_place,
     write_secrets,
 )
-from atoll.table.table import Event, Table
+from atoll.table.table import HOST_TIMEOUT_S, Event, Table
 from atoll.types import Action
 
 
@@ -62,6 +63,7 @@ class HostPlan:
     late_watchers: bool
     quiet: bool = False
     turn_time: float | None = None
+    host_timeout: int = HOST_TIMEOUT_S
 
 
 def _current_match(table: Table) -> Callable[[], Match]:
@@ -106,6 +108,7 @@ async def host_table(plan: HostPlan, found: Registry, profile: Profile) -> int:
         log_path=files.log,
         sealed_path=files.sealed,
         late_watchers=plan.late_watchers,
+        host_timeout=plan.host_timeout,
     )
     if not plan.headless:
         host.local(host.table.compose("sit", {"name": profile.name}))
@@ -125,18 +128,58 @@ async def resume_host(table_id: str | None, found: Registry, profile: Profile, *
         plan = HostPlan(**{**place["plan"], "quiet": quiet})
     except (KeyError, TypeError) as exc:
         raise AtollError(f"{files.place}: not a host's place file ({exc})") from exc
-    host = Sequencer.resume(
+    key = profile.identity.signing_key()
+    table = Table(
         files.folder.name,
-        profile.identity.signing_key(),
+        key.verify_key.encode(),
+        key,
         found.game,
-        master=master,
         log_path=files.log,
+        master=master,
         sealed_path=files.sealed,
-        late_watchers=plan.late_watchers,
     )
+    if table.restore() == 0:
+        raise AtollError(f"{files.log}: no entries to resume the table from")
+    elsewhere = await moved_to(key, table)
+    if elsewhere is not None:  # a seat took the table over meanwhile: this machine joins it as a peer
+        role = "sit" if table.my_seat is not None else "watch"
+        # its own last entries may never have reached anyone: keep this log aside, take the table's
+        table.log.close()
+        aside = _set_aside(files.log)
+        if not quiet:
+            print(
+                f"table {table.id} has moved to another seat while this host was away; joining it "
+                f"(this host's own log is kept as {aside})"
+            )
+        table = Table(
+            table.id,
+            key.verify_key.encode(),
+            key,
+            found.game,
+            log_path=files.log,
+            master=master,
+            sealed_path=files.sealed,
+        )
+        link = Link(key, elsewhere)
+        try:
+            return await _play(table, link, role, plan.own_bot, quiet, found, profile, standby=None)
+        finally:
+            link.close()
+    host = Sequencer.restored(table, key, late_watchers=plan.late_watchers)
     if not quiet:
-        print(f"resuming table {files.folder.name} from {len(host.table.log.entries)} entries", flush=True)
+        print(f"resuming table {table.id} from {len(table.log.entries)} entries", flush=True)
     return await _serve(plan, host, files, found, profile, start_bots=False)
+
+
+def _set_aside(log: Path) -> Path:
+    """Rename ``log`` to a free ``log.jsonl.before-N`` (never over a file); the new name."""
+    for number in range(1, 10_000):
+        aside = log.with_name(f"{log.name}.before-{number}")
+        if not aside.exists():
+            os.link(log, aside)
+            os.unlink(log)
+            return aside
+    raise AtollError(f"too many set-aside copies of {log}")
 
 
 async def _serve(
@@ -192,7 +235,16 @@ async def _serve(
                 note=f"others join with: atoll join --address {address}",
             )
         else:
-            await run_host(host, socket, choose, _with_seats(say, table, announcer))
+            lobby = table.lobby
+            alone = None
+            if not start_bots and lobby is not None and lobby.full():
+                # resumed: if no seat comes back, the table went on (or ended) under another seat
+                alone = lobby.host_timeout * (len(table.successors()) + 1) + 10.0
+            try:
+                await run_host(host, socket, choose, _with_seats(say, table, announcer), alone_limit=alone)
+            except TableFailed as exc:
+                print(f"atoll host: {exc}", file=sys.stderr)
+                return 1
     finally:
         if key_task is not None:
             key_task.cancel()
@@ -383,7 +435,12 @@ async def join_table(plan: JoinPlan, found: Registry, profile: Profile) -> int:
             master=master,
             sealed_path=files.sealed,
         )
-        return await _play(table, socket, role, plan.bot, plan.quiet, found, profile)
+        link = Link(key, socket)
+        standby = standby_address(plan.host, plan.port) if role == "sit" else None
+        try:
+            return await _play(table, link, role, plan.bot, plan.quiet, found, profile, standby=standby)
+        finally:
+            link.close()
     finally:
         socket.close()
 
@@ -392,7 +449,8 @@ async def resume_join(table_id: str | None, found: Registry, profile: Profile, *
     """Go back to a table this machine sat at (the latest unfinished one, or ``table_id``) and play on.
 
     The log is read back and checked entry by entry; whatever arrived since comes from the host (which
-    may itself be restarting: the peer waits up to :data:`RESUME_WAIT_S` for it).
+    may itself be restarting; if it stays silent past the table's host timeout, the peer follows the
+    table to the seat that takes it over, or takes it over itself if it is next).
     """
     files = resumable(tables_dir(profile.home), hosting=False, table_id=table_id)
     master = bytes.fromhex(read_secrets(files)["master"])
@@ -414,35 +472,48 @@ async def resume_join(table_id: str | None, found: Registry, profile: Profile, *
         sealed_path=files.sealed,
     )
     restored = table.restore()
-    if not quiet:
-        print(f"resuming table {table.id} from {restored} entries; reaching the host at {host}:{port}")
-    socket = PeerSocket(key, curve.encode())
+    bot = place.get("bot")
+    standby = table.lobby.standby.get(table.me or "") if table.lobby is not None else None
+    link = Link(key, None)
     try:
-        socket.connect(host, port)
-        welcome = await handshake(socket, key, timeout=RESUME_WAIT_S)
-        if welcome.host_key != host_key or welcome.table_id != table.id:
-            raise AtollError(f"{host}:{port} now serves another table than {table.id}")
-        bot = place.get("bot")
-        return await _play(table, socket, role, bot if isinstance(bot, str) else None, quiet, found, profile)
+        if table.log.host.encode() == key.verify_key.encode():
+            assert standby is not None  # only a seat with a standby address takes a table over
+            if not quiet:
+                print(f"resuming table {table.id} from {restored} entries; this seat hosts it at {standby}")
+            host_here(link, table, standby, taking_over=False)
+        else:
+            if table.log.host.encode() != host_key:  # the table moved to another seat meanwhile
+                link.peer = connect_to(key, table)
+                where = "the seat that took it over"
+            else:
+                link.peer = PeerSocket(key, curve.encode())
+                link.peer.connect(host, port)
+                where = f"{host}:{port}"
+            if not quiet:
+                print(f"resuming table {table.id} from {restored} entries; reaching its host at {where}")
+            # no handshake: every entry is checked against the host's signature anyway, and a host
+            # that does not answer is followed to the seat that takes the table over (see follow)
+        return await _play(
+            table, link, role, bot if isinstance(bot, str) else None, quiet, found, profile, standby=standby
+        )
     finally:
-        socket.close()
-
-
-#: How long a resuming peer waits for its host (which may be restarting too).
-RESUME_WAIT_S = 120.0
+        link.close()
 
 
 async def _play(
     table: Table,
-    socket: PeerSocket,
+    link: Link,
     role: str,
     bot: str | None,
     quiet: bool,
     found: Registry,
     profile: Profile,
+    *,
+    standby: str | None,
 ) -> int:
-    """Sit (or watch) at ``table`` over ``socket`` until the game is over; the exit status."""
-    session = PeerSession(table, role, profile.name)
+    """Sit (or watch) at ``table`` through ``link`` until the game is over, following the table if its
+    host goes and hosting it here if this seat is next; the exit status."""
+    session = PeerSession(table, role, profile.name, standby=standby)
     spectate = role == "watch"
     choose: Chooser | None = None
     if bot:
@@ -454,8 +525,8 @@ async def _play(
             if not bot and not quiet and full_screen():
                 left = await play_on_screen(
                     table,
-                    lambda mine, heard: run_peer(session, socket, mine, heard),
-                    socket.send,
+                    lambda mine, heard: follow(session, link, mine, heard),
+                    link.send,
                     role=role,
                     hearing=session,
                     leave_line="your seat is kept; take it again with: atoll join --resume",
@@ -463,7 +534,7 @@ async def _play(
                 if left:
                     return 0
             else:
-                await run_peer(session, socket, choose, _quiet if quiet else say_event)
+                await follow(session, link, choose, _quiet if quiet else say_event)
         except TableFailed as exc:
             print(f"atoll join: {exc}", file=sys.stderr)
             return 1

@@ -92,6 +92,8 @@ class TableLog:
     def __init__(self, table: str, host_key: bytes, path: Path | None = None) -> None:
         self.table = table
         self.host = VerifyKey(host_key)
+        """The host that signs the entries now."""
+        self._hosts: list[tuple[int, VerifyKey]] = [(0, self.host)]
         self.entries: list[Entry] = []
         self._heads: list[str] = []
         self._seen_ids: set[tuple[str, int]] = set()
@@ -112,8 +114,21 @@ class TableLog:
             return {"seq": -1, "head": genesis(self.table), "host": ""}
         return self.entries[-1].seen()
 
-    def check(self, data: dict[str, Any]) -> Entry:
-        """Check the entry ``data`` as the next one; return it (not yet kept). Raises BadEntry."""
+    def host_at(self, seq: int) -> VerifyKey:
+        """The host that signed (or signs) the entry at ``seq``."""
+        return next(key for start, key in reversed(self._hosts) if start <= seq)
+
+    def hand_over(self, seq: int, host_key: bytes) -> None:
+        """From entry ``seq`` on, ``host_key`` signs the entries (a seat took the table over)."""
+        self.host = VerifyKey(host_key)
+        self._hosts.append((seq, self.host))
+
+    def check(self, data: dict[str, Any], *, new_host: bytes | None = None) -> Entry:
+        """Check the entry ``data`` as the next one; return it (not yet kept). Raises BadEntry.
+
+        ``new_host`` is the identity of a seat taking the table over with this entry (its ``host``
+        message): the entry is then signed by that seat, and every later one too.
+        """
         if not isinstance(data, dict) or sorted(data) != ["host", "msg", "prev", "seq"]:
             raise BadEntry(f"an entry has the fields seq, prev, msg and host: {str(data)[:120]}")
         seq, prev = data["seq"], data["prev"]
@@ -123,7 +138,7 @@ class TableLog:
             raw = canonical_bytes(data["msg"])
             message = open_envelope(raw)
             head = next_head(strict_hex(prev, 32, "prev").hex(), raw)
-            self.host.verify(
+            (self.host if new_host is None else VerifyKey(new_host)).verify(
                 sequencing_bytes(self.table, seq, head), strict_hex(data["host"], 64, "host signature")
             )
         except (Unauthenticated, ValueError, TypeError, BadSignatureError) as exc:
@@ -160,7 +175,7 @@ class TableLog:
         if seen["head"] == self._heads[seq]:
             return
         try:
-            self.host.verify(
+            self.host_at(seq).verify(
                 sequencing_bytes(self.table, seq, str(seen["head"])),
                 strict_hex(seen["host"], 64, "host signature"),
             )

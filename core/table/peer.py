@@ -53,6 +53,21 @@ class TableFailed(AtollError):
     """The table cannot go on for this peer: the host cheated, or the game ended in a cheat."""
 
 
+#: Entries a peer hands a new host in one message.
+ENTRIES_PER_MESSAGE = 16
+
+
+class HostGone(Exception):
+    """The host has been silent past the table's host timeout: ``successor`` (hex identity) takes the
+    table over at ``address`` (its standby ``HOST:PORT``)."""
+
+    def __init__(self, successor: str, address: str, rank: int) -> None:
+        super().__init__(f"the host is gone; {successor[:16]} takes the table over at {address}")
+        self.successor = successor
+        self.address = address
+        self.rank = rank
+
+
 #: How many times a peer sends a message again that the log does not take in (a refused one, too).
 SEND_ATTEMPTS = 3
 
@@ -92,6 +107,8 @@ class PeerSession:
     """What this peer sent that the log does not hold yet, by message number."""
     host_run: str | None = None
     welcomes: int = 0
+    standby: str | None = None
+    """Where this seat would host the table if the host went (``HOST:PORT``, sent when it sits)."""
     on_chat: Callable[[Envelope], None] | None = None
     """Called with each chat message the host relays, its author's signature checked, if set."""
 
@@ -124,6 +141,13 @@ class PeerSession:
         if kind == "presence":
             self._presence(frm.get("away"))
             return []
+        if kind == "need":  # a seat taking the table over lacks entries this peer holds
+            after = frm.get("after")
+            if type(after) is not int or after < -1:
+                return []
+            held = self.table.log.entries[after + 1 : after + 1 + ENTRIES_PER_MESSAGE]
+            entries = [e.to_json() for e in held]
+            return [self.table.compose("entries", {"entries": entries})] if entries else []
         if kind == "chat":
             self._chat(frm.get("msg"))
             return []
@@ -156,6 +180,11 @@ class PeerSession:
         if type(n) is int:
             self.unlogged[n] = Unlogged(data, self.welcomes)
         return data
+
+    def unlogged_messages(self) -> list[bytes]:
+        """What this peer sent that its log does not hold (oldest first)."""
+        me = self.table.me or ""
+        return [u.data for n, u in sorted(self.unlogged.items()) if not self.table.log.holds_number(me, n)]
 
     def _again(self, restarted: bool) -> list[bytes]:
         """What to send again: everything unlogged after the host restarted (it may have died with it);
@@ -190,7 +219,10 @@ class PeerSession:
                 self.joined = True
             elif self.role == "watch" or not lobby.full():
                 self.joined = True
-                out.append(self.table.compose(self.role, {"name": self.name}))
+                body = {"name": self.name}
+                if self.role == "sit" and self.standby is not None:
+                    body["standby"] = self.standby
+                out.append(self.sending(self.table.compose(self.role, body)))
             else:
                 raise TableFailed("every seat is taken (join with --spectate to watch)")
         return out
@@ -274,8 +306,12 @@ async def run_peer(
     socket: PeerSocket,
     choose: Chooser | None,
     on_event: Callable[[Event], None] | None = None,
+    *,
+    passed_over: int = 0,
 ) -> Table:
-    """Play (or watch) until the game is over; return the table. Raises :class:`TableFailed`.
+    """Play (or watch) until the game is over; return the table. Raises :class:`TableFailed`, or
+    :class:`HostGone` when the host stays silent past the table's host timeout (``passed_over``: how
+    many would-be successors, in order, have been tried already).
 
     The seat's chooser thinks in its own task while the peer keeps reading the host and sending its
     heartbeat (a ``sync`` every :data:`HEARTBEAT_S`), so a long think never looks like a dead peer,
@@ -324,6 +360,10 @@ async def run_peer(
                 table.events.append(
                     Event("the host does not answer; waiting for it to come back", len(table.log.entries) - 1)
                 )
+            elif quiet:
+                gone = _successor(table, now - heard, passed_over)
+                if gone is not None:
+                    raise gone
             if now - beat >= HEARTBEAT_S:
                 beat = now
                 await socket.send(session.hello())
@@ -340,6 +380,22 @@ async def run_peer(
             on_event(event)
     await socket.send(table.compose("bye", {}))
     return table
+
+
+def _successor(table: Table, silent: float, passed_over: int) -> HostGone | None:
+    """Who takes the table over after the host has been silent ``silent`` seconds: the first seat in
+    order with a standby address after one host timeout, the next after two, and so on (skipping the
+    ``passed_over`` first ones, tried already)."""
+    lobby = table.lobby
+    if lobby is None or not lobby.full() or table.engine is None:
+        return None
+    if silent < lobby.host_timeout:
+        return None
+    rank = int(silent // lobby.host_timeout) - 1 + passed_over
+    successors = table.successors()
+    if rank >= len(successors):
+        return None
+    return HostGone(successors[rank], lobby.standby[successors[rank]], rank)
 
 
 def bot_chooser(bot: Any) -> Chooser:

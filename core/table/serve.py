@@ -10,7 +10,7 @@ from collections.abc import Callable
 from atoll.engine.loop import observe
 from atoll.net.transport import HostSocket
 from atoll.table.host import Outgoing, Sequencer
-from atoll.table.peer import Chooser
+from atoll.table.peer import Chooser, TableFailed
 from atoll.table.table import Event
 
 log = logging.getLogger("atoll.table.serve")
@@ -36,9 +36,15 @@ async def run_host(
     on_event: Callable[[Event], None] | None = None,
     *,
     grace: float = GRACE_S,
+    alone_limit: float | None = None,
 ) -> None:
-    """Relay messages until the game is over (the host's own seat moves through ``choose``)."""
+    """Relay messages until the game is over (the host's own seat moves through ``choose``).
+
+    ``alone_limit``: give up (:class:`~atoll.table.peer.TableFailed`) when no peer has synced for that
+    many seconds since the start (a host resumed after its table moved to another seat, and ended).
+    """
     table = host.table
+    started = time.monotonic()
     host.emit = lambda frames: deliver(socket, frames, host)
     shown = 0
     asked_at = -1
@@ -78,6 +84,11 @@ async def run_host(
                 receiving = None
                 deliver(socket, host.receive(connection, curve_key, data), host)
             now = time.monotonic()
+            if alone_limit is not None and not host.connections and now - started >= alone_limit:
+                raise TableFailed(
+                    f"no peer came back within {alone_limit:.0f} s: the table has moved to another seat "
+                    "or ended without this host; its log here is kept"
+                )
             if now - ticked >= TICK_S:
                 ticked = now
                 deliver(socket, host.tick(now), host)

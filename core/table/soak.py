@@ -23,7 +23,7 @@ from pathlib import Path
 
 from atoll.game import Game
 from atoll.net.identity import fingerprint
-from atoll.table.audit import audit_log
+from atoll.table.audit import DamagedLog, audit_log
 
 #: Seconds a game may take, kills and restarts included, before it counts as stuck.
 GAME_TIMEOUT_S = 300.0
@@ -48,6 +48,7 @@ class Outcome:
     seats: int
     kills: int = 0
     resumes: int = 0
+    migrations: int = 0
     problems: list[str] = field(default_factory=list)
     entries: int = 0
 
@@ -135,6 +136,7 @@ def play_through_crashes(
     variant: str | None = None,
     bot: str = "random",
     timeout: float = GAME_TIMEOUT_S,
+    host_timeout: int = 6,
 ) -> Outcome:
     """Play one game through ``crashes``; every process is stopped before this returns."""
     outcome = Outcome(game, seats)
@@ -155,6 +157,8 @@ def play_through_crashes(
             str(port),
             "--no-announce",
             "--quiet",
+            "--host-timeout",
+            str(host_timeout),
         ],
         ["host", "--resume", "--quiet"],
     )
@@ -169,6 +173,7 @@ def play_through_crashes(
     everyone = [host, *peers]
     pending = sorted(crashes, key=lambda crash: crash.at)
     restarts: list[tuple[float, Process]] = []
+    gone: list[Process] = []  # killed for good: their logs stop where they died
     try:
         host.start()
         time.sleep(0.3)
@@ -176,7 +181,7 @@ def play_through_crashes(
             peer.start()
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            length = max((_lines(log) for log in host.logs()), default=0)
+            length = max((_lines(log) for process in everyone for log in process.logs()), default=0)
             while pending and length >= pending[0].at:
                 crash = pending.pop(0)
                 target = host if crash.who == "host" else peers[int(crash.who)]
@@ -185,6 +190,8 @@ def play_through_crashes(
                     outcome.kills += 1
                     if crash.restart:
                         restarts.append((time.monotonic() + crash.pause, target))
+                    else:
+                        gone.append(target)
             for when, target in list(restarts):
                 if time.monotonic() >= when:
                     restarts.remove((when, target))
@@ -198,18 +205,30 @@ def play_through_crashes(
     finally:
         for process in everyone:
             process.kill()
-    for process in everyone:
+    finished = [process for process in everyone if process not in gone]
+    for process in finished:
         if process.returncode() not in (0, None):
             code = process.returncode()
             outcome.problems.append(f"{process.home.name} exited {code} (see {process.output})")
-    logs = [log for process in everyone for log in process.logs()]
-    if len(logs) != seats + 1:
-        outcome.problems.append(f"{len(logs)} logs for a host and {seats} seats")
+    logs = [log for process in finished for log in process.logs()]
+    if len(logs) != len(finished):
+        outcome.problems.append(f"{len(logs)} logs for {len(finished)} processes that finished")
     elif len({log.read_bytes() for log in logs}) != 1:
         sizes = ", ".join(f"{log}: {_lines(log)}" for log in logs)
         outcome.problems.append(f"the peers' logs differ: {sizes}")
+    final = logs[0].read_text().splitlines() if logs else []
+    moved = next((i for i, line in enumerate(final) if '"kind":"host"' in line), len(final))
+    for process in gone:  # a process killed for good wrote where the others' logs begin, up to the
+        for log in process.logs():  # take-over (its last entries may never have left the machine)
+            if log.read_text().splitlines()[:moved] != final[: min(moved, _lines(log))]:
+                outcome.problems.append(f"{log} is not where the final log begins")
     if logs:
-        report = audit_log(logs[0], games, fingerprint)
+        outcome.migrations = sum(1 for line in logs[0].read_text().splitlines() if '"kind":"host"' in line)
+        try:
+            report = audit_log(logs[0], games, fingerprint)
+        except DamagedLog as exc:
+            outcome.problems.append(f"the log is damaged: {exc}")
+            return outcome
         outcome.entries = report.entries
         if not report.clean:
             outcome.problems.append(f"the log does not audit clean: {report.cheat or 'the game did not end'}")
@@ -228,6 +247,9 @@ def random_crashes(rng: random.Random, seats: int, *, length: int, kills: int) -
     ]
 
 
+#: One game in this many loses its host for good (the others resume it).
+LOST_HOST_EVERY = 10
+
 #: Games and the variant that keeps a random game short enough for a soak.
 SOAK_GAMES = {"kariba": None, "kiribati": "professional", "animals_on_board": None, "survival": None}
 
@@ -241,15 +263,19 @@ def soak(
     seed: int,
     kills: int,
     say: Callable[[str], None],
+    only: Sequence[str] = (),
 ) -> list[Outcome]:
     """Play ``count`` random games of the built-in games with ``kills`` random SIGKILLs each."""
     rng = random.Random(seed)
     outcomes = []
     for index in range(count):
-        game = rng.choice(sorted(SOAK_GAMES))
+        game = rng.choice(sorted(only or SOAK_GAMES))
         low, high = seat_range(game)
         seats = rng.randint(low, min(high, 4))
         crashes = random_crashes(rng, seats, length=150, kills=kills)
+        if index % LOST_HOST_EVERY == 0:  # a host that never comes back: the next seat takes over
+            crashes = [c for c in crashes if c.who != "host"]
+            crashes.append(Crash("host", rng.randrange(seats + 4, 120), restart=False))
         started = time.monotonic()
         outcome = play_through_crashes(
             workdir / f"game{index:03d}", game, seats, crashes, games, variant=SOAK_GAMES[game]
@@ -258,7 +284,8 @@ def soak(
         verdict = "ok" if outcome.ok else "FAILED: " + "; ".join(outcome.problems)
         say(
             f"game {index + 1}/{count}: {game}, {seats} seats, {outcome.entries} entries, "
-            f"{outcome.kills} kills, {outcome.resumes} resumes, {time.monotonic() - started:.0f} s: {verdict}"
+            f"{outcome.kills} kills, {outcome.resumes} resumes, {outcome.migrations} migrations, "
+            f"{time.monotonic() - started:.0f} s: {verdict}"
         )
     return outcomes
 
@@ -279,6 +306,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=100, help="how many games (default: 100)")
     parser.add_argument("--seed", type=int, default=1, help="the seed of the random choices (default: 1)")
     parser.add_argument("--kills", type=int, default=3, help="SIGKILLs a game (default: 3)")
+    parser.add_argument(
+        "--game",
+        action="append",
+        choices=sorted(SOAK_GAMES),
+        help="play only this game (repeatable; default: every built-in game)",
+    )
     parser.add_argument(
         "--workdir", type=Path, help="keep every game's files here (default: a temporary folder)"
     )
@@ -301,11 +334,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         seed=args.seed,
         kills=args.kills,
         say=lambda line: print(line, flush=True),
+        only=args.game or (),
     )
     failures = [o for o in outcomes if not o.ok]
     print(
         f"soak: {len(outcomes)} games, {sum(o.kills for o in outcomes)} kills, "
-        f"{sum(o.resumes for o in outcomes)} resumes, {len(failures)} failures"
+        f"{sum(o.resumes for o in outcomes)} resumes, {sum(o.migrations for o in outcomes)} migrations, "
+        f"{len(failures)} failures"
     )
     if failures:
         print(f"the failed games' files are under {workdir}")

@@ -23,10 +23,17 @@ timeout    seat                                       the host: ``seat`` let the
 witness    timeout (the timeout's seq)                a seat: it had not seen the late seat's message
 abort      timeout                                    the host: the witnesses did not all come in time
 leave      (nothing)                                  a seat leaves the table for good
+host       after (the host it replaces)               a seat takes the table over (host migration)
 chat       text                                       table talk (relayed, never in the log)
 sync       have (the seq this peer holds)             ask the host for the entries after ``have``;
                                                       sent every few seconds, it is also the heartbeat
 =========  =========================================  =============================================
+
+A seat that sits names a ``standby`` address (``sit`` body) where it would host the table. When the
+host stays silent for the table's ``host_timeout`` (``open`` body), the first seat in seat order with
+a standby address (other than the host) takes over: it logs a ``host`` entry, signed as the next
+entry by itself, and signs every entry after it; everyone else reconnects to its standby address.
+Nobody's secrets move: the new host carries on from its own copy of the log.
 
 A timeout follows the fair layer's rule (:mod:`atoll.fair.abort`): the host states it, every other
 seat witnesses it with a signed ``witness``; with two or more witnesses the late seat forfeits (it is
@@ -58,7 +65,10 @@ from atoll.table.log import PROTOCOL, Entry, TableLog, stored_entries
 from atoll.types import Config, End
 
 #: Kinds that enter the log.
-LOGGED = ("open", "sit", "watch", "move", "fair", "end", "timeout", "witness", "abort", "leave")
+LOGGED = ("open", "sit", "watch", "move", "fair", "end", "timeout", "witness", "abort", "leave", "host")
+
+#: Seconds the peers wait for a host that went quiet before the next seat takes the table over.
+HOST_TIMEOUT_S = 20
 
 #: Witnesses it takes to name a late seat (as in the fair layer: one is one seat's word against another's).
 ATTRIBUTABLE_WITNESSES = 2
@@ -89,6 +99,9 @@ class Lobby:
     seated: list[str] = field(default_factory=list)
     names: dict[str, str] = field(default_factory=dict)
     spectators: list[str] = field(default_factory=list)
+    standby: dict[str, str] = field(default_factory=dict)
+    """Identity -> the address (``HOST:PORT``) where that seat would host the table."""
+    host_timeout: float = HOST_TIMEOUT_S
 
     def full(self) -> bool:
         """Whether every seat is taken (the game has started)."""
@@ -196,9 +209,7 @@ class Table:
         same); whatever of it the log already holds is dropped, and the rest waits in the outbox.
         """
         for data in stored_entries(self.log.path) if self.log.path is not None else []:
-            entry = self.log.check(data)
-            self.log.remember(entry)
-            self._apply(entry)
+            self.restore_entry(data)
         return len(self.log.entries)
 
     # -- writing messages -------------------------------------------------------------------
@@ -249,6 +260,8 @@ class Table:
             return "the table is not open yet"
         if self.ended is not None:
             return "the game is over"
+        if message.kind == "host" and message.author != self.me:
+            return "a seat takes the table over on its own machine, not through the host"
         try:
             self._check(message, lobby)
         except (AtollError, ValueError) as exc:
@@ -262,10 +275,42 @@ class Table:
 
     def receive(self, data: dict[str, Any]) -> Entry:
         """Check, keep (on disk first) and fold in the next log entry; raises BadEntry or HostEquivocated."""
-        entry = self.log.check(data)
-        self.log.keep(entry)
+        entry = self.check_entry(data)
+        self.keep_entry(entry)
         self._apply(entry)
         return entry
+
+    def check_entry(self, data: dict[str, Any]) -> Entry:
+        """Check ``data`` as the next entry (signed by the host, or by a seat taking the table over)."""
+        message = data.get("msg") if isinstance(data, dict) else None
+        new_host = None
+        if isinstance(message, dict) and message.get("kind") == "host":
+            author = message.get("author")
+            if isinstance(author, str) and author in self.successors():
+                new_host = bytes.fromhex(author)
+        return self.log.check(data, new_host=new_host)
+
+    def keep_entry(self, entry: Entry) -> None:
+        """Keep a checked entry (on disk first); a ``host`` entry hands the log over to its author."""
+        self.log.keep(entry)
+        if entry.message.kind == "host" and entry.message.author in self.successors():
+            self.log.hand_over(entry.seq, bytes.fromhex(entry.message.author))
+
+    def successors(self) -> list[str]:
+        """The seats that may take the table over, in the order they do (seat order, the host left out)."""
+        lobby = self.lobby
+        if lobby is None:
+            return []
+        host = self._host_hex()
+        return [a for a in lobby.seated if a != host and a in lobby.standby]
+
+    def restore_entry(self, data: dict[str, Any]) -> None:
+        """Fold in an entry read back from this peer's own disk (checked again, not written again)."""
+        entry = self.check_entry(data)
+        self.log.remember(entry)
+        if entry.message.kind == "host" and entry.message.author in self.successors():
+            self.log.hand_over(entry.seq, bytes.fromhex(entry.message.author))
+        self._apply(entry)
 
     def apply(self, entry: Entry) -> None:
         """Fold in an entry already checked and kept (the host relays its own entries in between)."""
@@ -286,6 +331,14 @@ class Table:
             return
         if message.kind == "end":
             self._end(entry)
+            return
+        if message.kind == "host":
+            who = self._who(message.author)
+            before = self.log.host_at(entry.seq - 1).encode()
+            if message.author == self._host_hex() and before != self.log.host.encode():
+                self._event(entry, f"{who} hosts the table now; the host was gone")
+            else:
+                self._event(entry, f"refused: {who} cannot take the table over", refused=True)
             return
         if message.kind in ("timeout", "abort") and message.author == self._host_hex():
             self._host_ruling(entry)
@@ -317,9 +370,13 @@ class Table:
             options = body.get("options", {})
             if not isinstance(options, dict) or not isinstance(variant, str):
                 raise ValueError("variant is text and options an object")
+            host_timeout = body.get("host_timeout", HOST_TIMEOUT_S)
+            if type(host_timeout) is not int or not 1 <= host_timeout <= 3600:
+                raise ValueError("host_timeout is 1-3600 whole seconds")
             self.lobby = Lobby(
                 game.info.name, variant, seats, check_name(body.get("name", "table")), options, message.author
             )
+            self.lobby.host_timeout = float(host_timeout)
         except (KeyError, ValueError, AtollError) as exc:
             self.ended = f"the host opened a table that cannot be played: {exc}"
             self._event(entry, self.ended)
@@ -350,8 +407,15 @@ class Table:
         if kind in ("timeout", "abort"):
             self._check_ruling(message)
             return
+        if kind == "host":
+            if author == self._host_hex() or author not in self.successors():
+                raise ValueError("only a seat with a standby address, not the host, takes the table over")
+            return
         if kind in ("sit", "watch"):
             check_name(body.get("name"))
+            standby = body.get("standby")
+            if standby is not None and not _address(standby):
+                raise ValueError(f"a standby address is HOST:PORT, not {str(standby)[:40]!r}")
             if author in lobby.seated or author in lobby.spectators:
                 raise ValueError("already at the table")
             if kind == "sit" and lobby.full():
@@ -392,6 +456,8 @@ class Table:
         if kind == "sit":
             lobby.seated.append(author)
             lobby.names[author] = body["name"]
+            if isinstance(body.get("standby"), str):
+                lobby.standby[author] = body["standby"]
             self._event(entry, f"{body['name']} takes seat {len(lobby.seated) - 1}")
             if lobby.full():
                 self._start(lobby)
@@ -545,6 +611,14 @@ class Table:
             os.fsync(fd)
         finally:
             os.close(fd)
+
+
+def _address(text: Any) -> bool:
+    """Whether ``text`` is ``HOST:PORT`` (a standby address)."""
+    if not isinstance(text, str) or len(text) > 80:
+        return False
+    host, _, port = text.rpartition(":")
+    return bool(host) and host.isprintable() and port.isdigit() and 0 < int(port) < 65536
 
 
 def _message_key(kind: str, body: dict[str, Any]) -> str:

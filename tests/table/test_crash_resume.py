@@ -33,6 +33,20 @@ def test_a_peer_and_then_the_host_killed_mid_game_resume_and_the_game_finishes_w
     assert outcome.kills == 2 and outcome.resumes == 2
 
 
+def test_the_host_killed_for_good_the_next_seat_takes_over_and_the_game_finishes(tmp_path: Path) -> None:
+    crashes = [Crash("host", 40, restart=False)]
+    outcome = play_through_crashes(tmp_path, "kariba", 3, crashes, REGISTRY.game, timeout=240)
+    assert outcome.ok, outcome.problems
+    assert outcome.migrations == 1
+
+
+def test_the_seat_that_took_the_table_over_killed_and_resumed_hosts_it_again(tmp_path: Path) -> None:
+    crashes = [Crash("host", 30, restart=False), Crash(0, 90, pause=0.5)]
+    outcome = play_through_crashes(tmp_path, "kariba", 3, crashes, REGISTRY.game, timeout=240)
+    assert outcome.ok, outcome.problems
+    assert outcome.migrations == 1 and outcome.resumes == 1
+
+
 def test_a_peer_killed_twice_in_a_row_and_resumed_each_time_finishes_the_game(tmp_path: Path) -> None:
     crashes = [Crash(0, 20, pause=0.2), Crash(0, 25, pause=0.2)]
     outcome = play_through_crashes(tmp_path, "kariba", 2, crashes, REGISTRY.game, timeout=240)
@@ -109,6 +123,8 @@ def test_the_soak_script_plays_games_through_random_kills_and_reports_a_clean_su
             "2",
             "--seed",
             "7",
+            "--game",
+            "kariba",
             "--workdir",
             str(tmp_path),
         ],
@@ -117,4 +133,5 @@ def test_the_soak_script_plays_games_through_random_kills_and_reports_a_clean_su
         timeout=600,
     )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
-    assert "soak: 2 games, 4 kills" in done.stdout and "0 failures" in done.stdout
+    summary = done.stdout.splitlines()[-1]
+    assert summary.startswith("soak: 2 games,") and summary.endswith(" 1 migrations, 0 failures"), summary

@@ -1,0 +1,165 @@
+"""Following a table from host to host: a peer that reconnects when the host is gone, or takes over.
+
+:func:`follow` plays a seat (or watches) like :func:`~atoll.table.peer.run_peer`, and when the host
+stays silent past the table's host timeout it goes where the table goes: to the next seat's standby
+address, or, when this seat is next, it hosts the table itself from its own copy of the log
+(:meth:`~atoll.table.host.Sequencer.take_over`). Nobody's secrets move.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket as sockets
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from nacl.signing import SigningKey
+
+from atoll.errors import AtollError
+from atoll.net.transport import HostSocket, PeerSocket, curve_keys, curve_public
+from atoll.table.host import Sequencer
+from atoll.table.peer import Chooser, HostGone, PeerSession, TableFailed, handshake, run_peer
+from atoll.table.serve import deliver, run_host
+from atoll.table.table import Event, Table
+
+
+@dataclass
+class Link:
+    """This peer's way to the table now: a socket to the host, or the table it hosts itself."""
+
+    key: SigningKey
+    peer: PeerSocket | None
+    host: Sequencer | None = None
+    host_socket: HostSocket | None = None
+
+    async def send(self, data: bytes) -> None:
+        """Send a message of this peer's (table talk, a move) to whoever hosts the table now."""
+        if self.host is not None and self.host_socket is not None:
+            deliver(self.host_socket, self.host.local(data), self.host)
+        elif self.peer is not None:
+            await self.peer.send(data)
+
+    def close(self) -> None:
+        """Close whatever socket this peer holds."""
+        if self.peer is not None:
+            self.peer.close()
+        if self.host_socket is not None:
+            self.host_socket.close()
+
+
+def split_address(address: str) -> tuple[str, int]:
+    """``HOST:PORT`` as a pair."""
+    host, _, port = address.rpartition(":")
+    if not host or not port.isdigit():
+        raise AtollError(f"not an address HOST:PORT: {address!r}")
+    return host.strip("[]"), int(port)
+
+
+def standby_address(host: str, port: int) -> str | None:
+    """Where this machine would host a table reached at ``host:port``: the address it reaches the host
+    from, and a free port (``None`` when that cannot be told)."""
+    try:
+        with sockets.socket(sockets.AF_INET, sockets.SOCK_DGRAM) as probe:
+            probe.connect((host, port))  # picks the interface; sends nothing
+            here = str(probe.getsockname()[0])
+        with sockets.socket() as free:
+            free.bind((here, 0))
+            return f"{here}:{free.getsockname()[1]}"
+    except OSError:
+        return None
+
+
+async def moved_to(key: SigningKey, table: Table, *, wait: float = 1.5) -> PeerSocket | None:
+    """A socket to a seat that took ``table`` over while this machine was away, if one answers.
+
+    Every seat with a standby address is asked at once; the first whose welcome names this table
+    and its own identity as the host is kept, the other sockets are closed.
+    """
+    lobby = table.lobby
+    if lobby is None or not lobby.full() or table.over():
+        return None
+
+    async def ask(author: str) -> PeerSocket | None:
+        host, port = split_address(lobby.standby[author])
+        peer = PeerSocket(key, curve_public(bytes.fromhex(author)))
+        try:
+            peer.connect(host, port)
+            welcome = await handshake(peer, key, timeout=wait)
+        except (TableFailed, OSError, AtollError):
+            peer.close()
+            return None
+        if welcome.table_id != table.id or welcome.host_key.hex() != author:
+            peer.close()
+            return None
+        return peer
+
+    found = [peer for peer in await asyncio.gather(*(ask(a) for a in table.successors())) if peer]
+    for extra in found[1:]:
+        extra.close()
+    return found[0] if found else None
+
+
+def connect_to(key: SigningKey, table: Table) -> PeerSocket:
+    """A socket to the seat that hosts ``table`` now (after a take-over: its standby address)."""
+    lobby = table.lobby
+    current = table.log.host.encode().hex()
+    if lobby is None or current not in lobby.standby:
+        raise AtollError("the table's host has no standby address to reach it at")
+    host, port = split_address(lobby.standby[current])
+    peer = PeerSocket(key, curve_public(bytes.fromhex(current)))
+    peer.connect(host, port)
+    return peer
+
+
+async def follow(
+    session: PeerSession,
+    link: Link,
+    choose: Chooser | None,
+    on_event: Callable[[Event], None] | None,
+) -> Table:
+    """Play or watch until the game is over, following the table to a new host when the host is gone."""
+    table = session.table
+    passed_over, tried_under = 0, table.log.host.encode()
+    while True:
+        if link.host is not None:
+            await _serve_here(link, choose, on_event)
+            return table
+        assert link.peer is not None
+        try:
+            return await run_peer(session, link.peer, choose, on_event, passed_over=passed_over)
+        except HostGone as gone:
+            if table.log.host.encode() != tried_under:  # the table did move since: count afresh
+                passed_over, tried_under = 0, table.log.host.encode()
+            passed_over = gone.rank + 1  # if this one does not answer either, the next one
+            at = len(table.log.entries) - 1
+            if gone.successor == table.me:
+                text = f"the host is gone; this seat hosts the table at {gone.address}"
+                table.events.append(Event(text, at))
+                link.peer.close()
+                link.peer = None
+                host_here(link, table, gone.address, taking_over=True, unlogged=session.unlogged_messages())
+                continue
+            table.events.append(Event(f"the host is gone; going to the next seat at {gone.address}", at))
+            link.peer.close()
+            link.peer = PeerSocket(link.key, curve_public(bytes.fromhex(gone.successor)))
+            host, port = split_address(gone.address)
+            link.peer.connect(host, port)
+            session.host_length = 0
+
+
+def host_here(
+    link: Link, table: Table, address: str, *, taking_over: bool, unlogged: list[bytes] | None = None
+) -> None:
+    """This seat hosts ``table`` at its standby ``address`` from now on (taking it over, with what it
+    had sent and the log lacks, or again after a restart of a seat that had taken it over)."""
+    link.host = (
+        Sequencer.take_over(table, link.key, unlogged) if taking_over else Sequencer.restored(table, link.key)
+    )
+    link.host_socket = HostSocket(curve_keys(link.key), link.host.admit)
+    host, port = split_address(address)
+    link.host_socket.bind(host, port)
+
+
+async def _serve_here(link: Link, choose: Chooser | None, on_event: Callable[[Event], None] | None) -> None:
+    assert link.host is not None and link.host_socket is not None
+    await run_host(link.host, link.host_socket, choose, on_event)
