@@ -11,6 +11,7 @@ tables or games.
 from __future__ import annotations
 
 import asyncio
+import functools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -35,6 +36,7 @@ def curve_keys(identity: SigningKey) -> tuple[bytes, bytes]:
     return z85.encode(secret.public_key.encode()), z85.encode(secret.encode())
 
 
+@functools.lru_cache(maxsize=1024)  # asked for every message the host receives; the same few keys
 def curve_public(identity_public: bytes) -> bytes:
     """The z85 CURVE public key of the Ed25519 public key ``identity_public`` (raw 32 bytes)."""
     return z85.encode(VerifyKey(identity_public).to_curve25519_public_key().encode())
