@@ -102,7 +102,9 @@ async def _join(args: argparse.Namespace) -> int | HostChoice:
             )
         host, port = found.addresses[0], found.port
         key, expected_fp = found.announcement.curve_key, found.announcement.fingerprint
-    plan = JoinPlan(host, port, key, expected_fp, args.bot, args.spectate, args.quiet)
+    plan = JoinPlan(
+        host, port, key, expected_fp, args.bot, args.spectate, args.quiet, announced=args.address is None
+    )
     return await join_table(plan, registry(quiet=args.quiet), profile)
 
 
@@ -142,7 +144,7 @@ async def _lobby(args: argparse.Namespace) -> int | HostChoice:
     profile = open_profile(data_dir(), name=args.name, fallback_name=os.environ.get("USER") or "player")
     a = choice.table.announcement
     plan = JoinPlan(choice.table.addresses[0], choice.table.port, a.curve_key, a.fingerprint, None,
-                    choice.action == "spectate", False)
+                    choice.action == "spectate", False, announced=True)
     return await join_table(plan, found, profile)
 
 

@@ -16,8 +16,11 @@ from dataclasses import dataclass
 from nacl.signing import SigningKey
 
 from atoll.errors import AtollError
+from atoll.net.discovery import Announcement, Announcer
+from atoll.net.identity import fingerprint
 from atoll.net.transport import HostSocket, PeerSocket, curve_keys, curve_public
 from atoll.table.host import Sequencer
+from atoll.table.log import PROTOCOL
 from atoll.table.peer import Chooser, HostGone, PeerSession, TableFailed, handshake, run_peer
 from atoll.table.serve import deliver, run_host
 from atoll.table.table import Event, Table
@@ -31,6 +34,9 @@ class Link:
     peer: PeerSocket | None
     host: Sequencer | None = None
     host_socket: HostSocket | None = None
+    announce: bool = False
+    """Whether to announce the table on the LAN (DNS-SD) if this seat comes to host it."""
+    port: int = 0
 
     async def send(self, data: bytes) -> None:
         """Send a message of this peer's (table talk, a move) to whoever hosts the table now."""
@@ -157,9 +163,45 @@ def host_here(
     )
     link.host_socket = HostSocket(curve_keys(link.key), link.host.admit)
     host, port = split_address(address)
-    link.host_socket.bind(host, port)
+    link.port = link.host_socket.bind(host, port)
 
 
 async def _serve_here(link: Link, choose: Chooser | None, on_event: Callable[[Event], None] | None) -> None:
     assert link.host is not None and link.host_socket is not None
-    await run_host(link.host, link.host_socket, choose, on_event)
+    announcer = await _announce(link) if link.announce else None
+    try:
+        await run_host(link.host, link.host_socket, choose, on_event)
+    finally:
+        if announcer is not None:
+            await announcer.close()
+
+
+async def _announce(link: Link) -> Announcer | None:
+    """Announce the table again, from this seat that hosts it now (on the interface of its standby
+    address); a LAN where that fails still has the peers, who follow by themselves."""
+    assert link.host is not None and link.host_socket is not None
+    table = link.host.table
+    lobby, me = table.lobby, table.me
+    if lobby is None or me is None or me not in lobby.standby:
+        return None
+    here, _ = split_address(lobby.standby[me])
+    announcement = Announcement(
+        table=table.id,
+        name=lobby.name,
+        game=lobby.game,
+        variant=lobby.variant,
+        taken=len(lobby.seated),
+        free=lobby.seats - len(lobby.seated),
+        proto=PROTOCOL,
+        fingerprint=fingerprint(link.key.verify_key.encode()),
+        curve_key=curve_keys(link.key)[0].decode(),
+    )
+    announcer = Announcer(announcement, port=link.port, interfaces=[here])
+    try:
+        await announcer.open()
+    except (OSError, AtollError) as exc:
+        table.events.append(
+            Event(f"could not announce the table on the LAN again: {exc}", len(table.log.entries) - 1)
+        )
+        return None
+    return announcer

@@ -374,6 +374,8 @@ class JoinPlan:
     bot: str | None
     spectate: bool
     quiet: bool
+    announced: bool = False
+    """Whether the table was found through DNS-SD: a seat that takes it over announces it again."""
 
 
 async def learn_host_key(profile: Profile, host: str, port: int, *, quiet: bool) -> tuple[str, str]:
@@ -424,6 +426,7 @@ async def join_table(plan: JoinPlan, found: Registry, profile: Profile) -> int:
                 "curve": plan.curve,
                 "host_key": welcome.host_key.hex(),
                 "bot": plan.bot,
+                "announced": plan.announced,
             },
         )
         table = Table(
@@ -435,7 +438,7 @@ async def join_table(plan: JoinPlan, found: Registry, profile: Profile) -> int:
             master=master,
             sealed_path=files.sealed,
         )
-        link = Link(key, socket)
+        link = Link(key, socket, announce=plan.announced)
         standby = standby_address(plan.host, plan.port) if role == "sit" else None
         try:
             return await _play(table, link, role, plan.bot, plan.quiet, found, profile, standby=standby)
@@ -474,7 +477,7 @@ async def resume_join(table_id: str | None, found: Registry, profile: Profile, *
     restored = table.restore()
     bot = place.get("bot")
     standby = table.lobby.standby.get(table.me or "") if table.lobby is not None else None
-    link = Link(key, None)
+    link = Link(key, None, announce=place.get("announced") is True)
     try:
         if table.log.host.encode() == key.verify_key.encode():
             assert standby is not None  # only a seat with a standby address takes a table over
