@@ -42,6 +42,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="list the tables found as JSON")
     parser.add_argument("--quiet", action="store_true", help="print only problems")
     parser.add_argument(
+        "--leave",
+        action="store_true",
+        help="leave the table this machine joined last (or TABLE) for good: the game ends there",
+    )
+    parser.add_argument(
         "--resume",
         action="store_true",
         help="go back to the table this machine joined last (or TABLE, its id) after a crash or a quit",
@@ -64,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
     """List, join or watch."""
     if args.bot and args.spectate:
         raise AtollError("--bot plays a seat and --spectate takes none: choose one")
-    if args.resume and (args.address or args.bot or args.spectate):
+    if (args.resume or args.leave) and (args.address or args.bot or args.spectate):
         raise AtollError("--resume goes back to a table as you sat there: no --address, --bot or --spectate")
     try:
         done = asyncio.run(_join(args))
@@ -80,9 +85,11 @@ async def _join(args: argparse.Namespace) -> int | HostChoice:
     from atoll.table.launch import JoinPlan, join_table, learn_host_key, resume_join
     from atoll.table.person import full_screen
 
-    if args.resume:
+    if args.resume or args.leave:
         profile = open_profile(data_dir(), name=args.name, fallback_name=os.environ.get("USER") or "player")
-        return await resume_join(args.table, registry(quiet=args.quiet), profile, quiet=args.quiet)
+        return await resume_join(
+            args.table, registry(quiet=args.quiet), profile, quiet=args.quiet, leave=args.leave
+        )
     if args.address is None and args.table is None:
         if not args.json and not args.quiet and full_screen():
             return await _lobby(args)

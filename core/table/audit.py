@@ -45,6 +45,8 @@ class LogAudit:
     results: dict[str, object] | None = None
     cheat: str | None = None
     blame: int | None = None
+    ended: str | None = None
+    """Why the game ended early with nobody to blame (a seat left; a timeout nobody can be named for)."""
     refused: list[str] = field(default_factory=list)
 
     @property
@@ -85,6 +87,9 @@ def audit_log(path: Path, games: Callable[[str], Game], fingerprint: Callable[[b
         report.seats = [
             (table.lobby.names.get(a, "?"), fingerprint(bytes.fromhex(a))) for a in table.lobby.seated
         ]
+    if table.ended is not None and (table.left is not None or table.ended.startswith("aborted, not attrib")):
+        report.ended = table.ended
+        return report
     if table.ended is not None:
         blamed = [e for e in table.events if e.blame is not None]
         report.cheat = table.ended
@@ -106,6 +111,8 @@ def report_lines(path: Path, report: LogAudit) -> list[str]:
     lines += [f"  refused (changed nothing): {text}" for text in report.refused[:20]]
     if report.cheat is not None:
         lines.append(f"  does not check: {report.cheat}")
+    elif report.ended is not None:
+        lines.append(f"  every entry checks, but the game ended early: {report.ended}")
     elif report.results is None:
         lines.append("  the game did not reach its end in this log")
     else:
@@ -133,7 +140,7 @@ def audit_command(
     as_json: bool,
 ) -> int:
     """``atoll audit`` on a table log: print the report; exit 0 clean, 1 a named cheat, 2 a damaged or
-    unexpected file, 3 a game that did not reach its end."""
+    unexpected file, 3 a game that did not reach its end (or ended early with nobody to blame)."""
     try:
         report = audit_log(path, games, fingerprint)
     except DamagedLog as exc:
@@ -148,6 +155,8 @@ def audit_command(
         return _tell(as_json, 2, "invalid", "; ".join(wrong), report, lines)
     if report.cheat is not None:
         return _tell(as_json, 1, "cheat", report.cheat, report, lines)
+    if report.ended is not None:
+        return _tell(as_json, 3, "ended early", report.ended, report, lines)
     if report.results is None:
         return _tell(as_json, 3, "unfinished", "the game did not reach its end in this log", report, lines)
     if as_json:

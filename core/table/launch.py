@@ -352,6 +352,9 @@ def _stop(processes: list[subprocess.Popen[bytes]]) -> None:
 
 
 def _report(table: Table, log: Path) -> int:
+    if table.left is not None:  # a clear end, if not a finished game: nobody did anything wrong
+        print(f"the game ended: {table.ended}; the table's log: {log}")
+        return 0
     end = table.results()
     if end is None or not table.closed:
         print(f"the game did not finish: {table.ended or 'the table closed early'}", file=sys.stderr)
@@ -448,12 +451,15 @@ async def join_table(plan: JoinPlan, found: Registry, profile: Profile) -> int:
         socket.close()
 
 
-async def resume_join(table_id: str | None, found: Registry, profile: Profile, *, quiet: bool) -> int:
+async def resume_join(
+    table_id: str | None, found: Registry, profile: Profile, *, quiet: bool, leave: bool = False
+) -> int:
     """Go back to a table this machine sat at (the latest unfinished one, or ``table_id``) and play on.
 
     The log is read back and checked entry by entry; whatever arrived since comes from the host (which
     may itself be restarting; if it stays silent past the table's host timeout, the peer follows the
-    table to the seat that takes it over, or takes it over itself if it is next).
+    table to the seat that takes it over, or takes it over itself if it is next). With ``leave``, the
+    seat leaves the table for good instead, once caught up: the game ends there, with no result.
     """
     files = resumable(tables_dir(profile.home), hosting=False, table_id=table_id)
     master = bytes.fromhex(read_secrets(files)["master"])
@@ -496,6 +502,13 @@ async def resume_join(table_id: str | None, found: Registry, profile: Profile, *
                 print(f"resuming table {table.id} from {restored} entries; reaching its host at {where}")
             # no handshake: every entry is checked against the host's signature anyway, and a host
             # that does not answer is followed to the seat that takes the table over (see follow)
+        if leave:
+            if table.my_seat is None:
+                raise AtollError(f"this machine holds no seat at table {table.id}; there is nothing to leave")
+            session = PeerSession(table, role, profile.name, standby=standby, leaving=True)
+            await follow(session, link, None, _quiet if quiet else say_event)
+            print(f"you left table {table.id}: {table.ended or 'the game had ended'}")
+            return 0
         return await _play(
             table, link, role, bot if isinstance(bot, str) else None, quiet, found, profile, standby=standby
         )
@@ -543,7 +556,7 @@ async def _play(
             return 1
     finally:
         table.log.close()
-    if quiet and table.results() is not None:
+    if quiet and (table.results() is not None or table.left is not None):
         return 0
     assert table.log.path is not None
     return _report(table, table.log.path)

@@ -109,6 +109,8 @@ class PeerSession:
     welcomes: int = 0
     standby: str | None = None
     """Where this seat would host the table if the host went (``HOST:PORT``, sent when it sits)."""
+    leaving: bool = False
+    """Whether this seat leaves the table for good as soon as it has caught up."""
     on_chat: Callable[[Envelope], None] | None = None
     """Called with each chat message the host relays, its author's signature checked, if set."""
 
@@ -212,6 +214,9 @@ class PeerSession:
         if not self.caught_up():
             return []
         out = [self.sending(data) for data in self.table.outbox()]
+        if self.leaving and self.table.my_seat is not None and self.table.engine is not None:
+            self.leaving = False
+            out.append(self.sending(self.table.leave()))
         if not self.joined and self.table.lobby is not None:
             lobby = self.table.lobby
             me = self.table.me

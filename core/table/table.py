@@ -173,6 +173,8 @@ class Table:
         self._sealed: dict[int, list[Any]] = _read_sealed(sealed_path)
         self.timeout: Timeout | None = None
         """The timeout the table is settling now, if any."""
+        self.left: int | None = None
+        """The seat that left the table for good (the game ended there), if one did."""
 
     # -- reading ----------------------------------------------------------------------------
 
@@ -471,6 +473,7 @@ class Table:
         seat = lobby.seat_of(author)
         assert seat is not None
         if kind == "leave":
+            self.left = seat
             self.ended = f"{self._who(author)} left the table; the game ends here, with no result"
             self._event(entry, self.ended)
             return

@@ -135,3 +135,46 @@ def test_the_soak_script_plays_games_through_random_kills_and_reports_a_clean_su
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
     summary = done.stdout.splitlines()[-1]
     assert summary.startswith("soak: 2 games,") and summary.endswith(" 1 migrations, 0 failures"), summary
+
+
+def test_a_player_who_leaves_for_good_ends_the_game_with_a_clear_line_for_everyone(tmp_path: Path) -> None:
+    port = free_port_pair()
+    host = Process(
+        tmp_path / "host",
+        ["host", "kariba", "--seats", "3", "--headless", "--bind", "127.0.0.1", "--port", str(port)],
+        ["host", "--resume"],
+    )
+    peers = [
+        Process(
+            tmp_path / f"seat{i}",
+            ["join", "--address", f"127.0.0.1:{port}", "--bot", "random", "--name", f"bot {i}"],
+            ["join", "--leave"],
+        )
+        for i in range(3)
+    ]
+    try:
+        host.start()
+        time.sleep(0.3)
+        for peer in peers:
+            peer.start()
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline and not list((tmp_path / "host").rglob("log.jsonl")):
+            time.sleep(0.05)
+        log = next((tmp_path / "host").rglob("log.jsonl"))
+        while time.monotonic() < deadline and log.read_bytes().count(b"\n") < 30:
+            time.sleep(0.02)
+        peers[1].kill()  # the person closes the laptop ...
+        peers[1].start(resume=True)  # ... and later leaves the table for good: atoll join --leave
+        while time.monotonic() < deadline and any(p.running() for p in [host, *peers]):
+            time.sleep(0.1)
+    finally:
+        for process in [host, *peers]:
+            process.kill()
+    assert [p.returncode() for p in [host, *peers]] == [0, 0, 0, 0]
+    said = (tmp_path / "seat0" / "output.txt").read_text()
+    assert "(bot 1) left the table; the game ends here, with no result" in said
+    logs = [log for p in [host, *peers] for log in p.logs()]
+    assert len({log.read_bytes() for log in logs}) == 1
+    report = audit_log(logs[0], REGISTRY.game, fingerprint)
+    assert report.blame is None and report.cheat is None
+    assert report.ended is not None and "left the table" in report.ended
