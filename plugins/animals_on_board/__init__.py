@@ -22,7 +22,7 @@ def atoll_bots() -> list[BotKind]:
     """Contribute the ark bot, which weighs each take against the herds and pairs it makes."""
     return [
         BotKind(
-            "ark", "builds herds, avoids pairs, splits so the good groups suit it more than the others",
+            "ark", "ranks takes and splits by the herds and pairs they make, then tries the best in playouts",
             make_ark_bot, games=("animals_on_board",),
         )
     ]

@@ -1,27 +1,35 @@
-"""The ark bot: builds herds, avoids pairs, and splits so that the good groups suit it more than the others.
+"""The ark bot: a judgement of arks picks a handful of moves, and playouts of guessed worlds pick one.
 
 It sees only its :class:`~atoll.Observation`: the public state (the faces of the face-up tiles
 each player took are public, as at a real table where everybody watches them go), its own
 tiles and the legal actions. Its judgement is a value of an ark's tiles, :func:`species_value`:
 a single is worth its number, a herd five a tile, a pair a little while more rounds may
-come and nothing in the last round. On its turn it
+come and nothing in the last round. By it the bot ranks
 
-- takes the group that raises its ark's value most for the crates it costs, when that gain is
-  large enough (any gain will do on its final turn, or when nothing can be split);
-- otherwise splits: of all splits it picks the one after which the best group for itself,
-  less what the others would make of it, is worth most, and the best group for the others least.
+- every take it can pay for, by how much the group raises its ark's value for the crates it costs;
+- every split, by how much the best group left suits it, less what the others would make of it,
+  and by how little the best group for the others is worth;
+
+and keeps the takes and the best eight splits (of up to 4095). Then, as many times as the search
+bot thinks, it guesses a world consistent with what it knows (:class:`atoll.bots.determinize.Sampler`),
+plays one of those moves in it and the rest of the game at random on the game's fast path, and
+plays the move that did best (UCB1 over the moves). The generic search bot spends the same
+playouts on thousands of splits it cannot tell apart; the judgement lets these few tell.
 
 The kept tile is the highest number drawn; a cut at departure keeps the most points.
 """
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from atoll import Action, Game, Knowledge, Observation, State
+from atoll.bots.determinize import Sampler
+from atoll.bots.search import rewards
 from atoll.plugins.animals_on_board import scoring
 from atoll.plugins.animals_on_board.meta import FULL, HERD_POINTS, number_of, species_of
 from atoll.plugins.animals_on_board.rules import tiles_in_play
@@ -43,6 +51,19 @@ class Weights:
 
 
 DEFAULT_WEIGHTS = Weights()
+#: Playouts a decision, as many as the search bot's iterations: spent on a handful of moves
+#: rather than on thousands of splits, they tell the moves apart.
+DEFAULT_ITERATIONS = 200
+#: The splits the search weighs besides every affordable take (the judgement ranks them).
+DEFAULT_CANDIDATES = 8
+#: Decisions simulated a decision, all playouts together (as the search bot's step budget).
+DEFAULT_STEP_BUDGET = 25_000
+#: A playout longer than this counts as a draw.
+PLAYOUT_STEPS = 500
+#: UCB1's exploration constant, for rewards in [0, 1] (the search bot's).
+EXPLORATION = 0.7
+#: The part of a playout's reward for the score's place rather than the win (the search bot's).
+MARGIN_WEIGHT = 0.2
 
 #: One player's tiles as the bot sees them: species -> (count, the number of a lone tile).
 Profile = dict[str, tuple[int, int]]
@@ -91,10 +112,22 @@ def gain(
 
 
 class ArkBot:
-    """Plays Animals on Board by the judgement described in the module docstring."""
+    """Plays Animals on Board: the judgement of the module docstring picks a few candidate moves, and
+    a search over guessed worlds picks among them (with ``iterations`` 0, the judgement alone)."""
 
-    def __init__(self, seed: int, weights: Weights = DEFAULT_WEIGHTS) -> None:
+    def __init__(
+        self,
+        seed: int,
+        weights: Weights = DEFAULT_WEIGHTS,
+        *,
+        iterations: int = DEFAULT_ITERATIONS,
+        candidates: int = DEFAULT_CANDIDATES,
+        step_budget: int = DEFAULT_STEP_BUDGET,
+    ) -> None:
         self.weights = weights
+        self.iterations = iterations
+        self.candidates = candidates
+        self.step_budget = step_budget
         self._rng = random.Random(seed)
 
     def choose(self, observation: Observation) -> Action:
@@ -107,9 +140,14 @@ class ArkBot:
             return max(legal, key=lambda a: number_of(a["secret"][1]))
         if state["phase"] == "cut":
             return max(legal, key=lambda a: _kept_points(state, observation.seat, a["discard"]))
-        return self._turn(state, observation.seat, observation.known, legal)
+        ranked = self.ranked(state, observation.seat, observation.known, legal)
+        if self.iterations < 1 or len(ranked) == 1:
+            return ranked[0]
+        return self._search(observation, ranked)
 
-    def _turn(self, state: State, seat: int, known: Knowledge, legal: list[Action]) -> Action:
+    def ranked(self, state: State, seat: int, known: Knowledge, legal: list[Action]) -> list[Action]:
+        """The moves worth a search, the judgement's own choice first: every take the bot can pay
+        for and the best :attr:`candidates` splits by the judgement's score."""
         w = self.weights
         public = state["public"]
         hidden = state["hidden"]
@@ -141,24 +179,21 @@ class ArkBot:
             return best
 
         groups = state["groups"]
-        takes = [a for a in legal if "take" in a]
+        takes: list[tuple[float, Action]] = []
+        for action in legal:
+            if "take" in action:
+                g = my_gain(groups[action["take"] - 1], state["crates"][seat])
+                if g is not None:
+                    takes.append((g, action))
+        takes.sort(key=lambda t: -t[0])
         split_moves = [a for a in legal if "split" in a]
-        best_take, best_take_gain = None, -1e9
-        for action in takes:
-            g = my_gain(groups[action["take"] - 1], state["crates"][seat])
-            if g is not None and g > best_take_gain:
-                best_take, best_take_gain = action, g
-        if best_take is not None and (
-            not split_moves or best_take_gain >= w.take or (state["final"] and best_take_gain > 0)
-        ):
-            return best_take
         if not split_moves:
-            return legal[0]
+            return [a for _, a in takes] or legal[:1]
         crates_after = state["crates"][seat] + 1
         # what the groups left untouched by a split offer, worked out once
         mine_left = [my_gain(g, crates_after) for g in groups]
         theirs_left = [rival_gain(g) for g in groups]
-        best_score, best_split = -1e9, split_moves[0]
+        splits: list[tuple[float, Action]] = []
         for action in split_moves:
             number = action["split"]
             group = groups[number - 1]
@@ -173,12 +208,50 @@ class ArkBot:
                 (g - w.rivalry * t for g, t in zip(for_me, for_them, strict=True) if g is not None),
                 default=0.0,
             )
-            score = own - w.rivalry * max(for_them) + self._rng.random() * 1e-6
-            if score > best_score:
-                best_score, best_split = score, action
-        if best_take is not None and best_take_gain > best_score:
-            return best_take
-        return best_split
+            splits.append((own - w.rivalry * max(for_them) + self._rng.random() * 1e-6, action))
+        splits.sort(key=lambda t: -t[0])
+        best_splits = [a for _, a in splits[: self.candidates]]
+        take_first = bool(takes) and (
+            takes[0][0] >= w.take or (state["final"] and takes[0][0] > 0) or takes[0][0] > splits[0][0]
+        )
+        if take_first:
+            return [takes[0][1], *best_splits, *(a for _, a in takes[1:])]
+        return [*best_splits, *(a for _, a in takes)]
+
+    def _search(self, observation: Observation, moves: list[Action]) -> Action:
+        """The move of ``moves`` that won most in random playouts of guessed worlds (UCB1 over the
+        moves; every world is drawn from what this seat may know). Without the game's fast path, the
+        judgement's choice."""
+        sampler = Sampler(observation)
+        world = sampler.simulator(self._rng)
+        if world is None:
+            return moves[0]
+        codes = [world.code(observation.state, move) for move in moves]
+        seat, seats = observation.seat, observation.config.seats
+        visits = [0] * len(moves)
+        totals = [0.0] * len(moves)
+        spent = 0
+        for done in range(self.iterations):
+            if done < len(moves):
+                index = done
+            else:
+                log = math.log(done)
+                index = max(range(len(moves)), key=lambda i: totals[i] / visits[i]
+                            + EXPLORATION * math.sqrt(log / visits[i]))
+            if world is None:
+                world = sampler.simulator(self._rng)
+                assert world is not None
+            world.apply(codes[index])
+            results, steps = world.playout(self._rng, PLAYOUT_STEPS)
+            world = None
+            reward = rewards(results, seats, MARGIN_WEIGHT)[seat] if results else 1.0 / seats
+            visits[index] += 1
+            totals[index] += reward
+            spent += steps
+            if spent >= self.step_budget:
+                break
+        best = max(range(len(moves)), key=lambda i: (visits[i], totals[i]))
+        return moves[best]
 
 
 def _unseen(state: State, mine: Sequence[str]) -> list[str]:

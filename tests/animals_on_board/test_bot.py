@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from atoll import Action, End, Knowledge, Ledger, Observation, State
+from atoll import Action, Decision, End, Knowledge, Ledger, Observation, State
 from atoll.bots.random_bot import RandomBot
 from atoll.engine import LocalResolver, Match, run
+from atoll.engine.loop import observe
 from atoll.plugins.animals_on_board.bot import ArkBot
 from atoll.plugins.animals_on_board.meta import HIDDEN
 from tests.animals_on_board.scenario import GAME, table
@@ -27,15 +28,15 @@ def observation(state: State, known: Knowledge, secret: bool = False) -> Observa
 
 
 def chosen(state: State, known: Sequence[Knowledge]) -> str:
-    """The text of the bot's choice for the seat to move."""
-    return GAME.describe(state, ArkBot(0).choose(observation(state, known[state["turn"]])))
+    """The text of the judgement's choice (the bot without its search) for the seat to move."""
+    return GAME.describe(state, ArkBot(0, iterations=0).choose(observation(state, known[state["turn"]])))
 
 
 class Checked:
     """An ark bot whose every choice is checked against the legal actions it was offered."""
 
     def __init__(self, seed: int) -> None:
-        self.bot = ArkBot(seed)
+        self.bot = ArkBot(seed, iterations=20)  # a short search, so that whole games stay quick
 
     def choose(self, seen: Observation) -> Action:
         action = self.bot.choose(seen)
@@ -52,7 +53,8 @@ def bot_game(seats: int, seed: int) -> Match:
 
 
 def test_it_chooses_only_legal_actions_with_every_seat_count() -> None:
-    """Whole games with 2, 3 and 4 seats: every choice is legal (A28), through to the cut (A24)."""
+    """Whole games with 2, 3 and 4 seats, searching: every choice is legal (A28), through to the cut
+    (A24)."""
     for seats in (2, 3, 4):
         for seed in range(2):
             bot_game(seats, seed)
@@ -104,3 +106,30 @@ def test_it_cuts_its_ark_to_keep_the_most_points() -> None:
             state["public"][handle] = face
     state.update(phase="cut", turn=0)
     assert chosen(state, [{}, {}, {}]) == "discard lion1"
+
+
+def test_its_search_weighs_every_affordable_take_and_the_best_splits() -> None:
+    """The search chooses among the judgement's candidates: the takes it can pay for (not the group
+    of four with two crates) and the best eight splits (here all seven of the group of four), the
+    judgement's choice first."""
+    state, known = table(seats=3, groups=[["lion4"], ["fox1", "fox2", "zebra5", "tiger2"]],
+                         arks=[["lion1", "lion2"], [], []], crates=[2, 2, 2])
+    seen = observation(state, known[0])
+    moves = [GAME.describe(state, a) for a in ArkBot(0).ranked(state, 0, known[0], seen.legal)]
+    assert moves[0] == "take 1: lion4"
+    assert "take 2: fox1 fox2 zebra5 tiger2" not in moves
+    assert sum(m.startswith("split") for m in moves) == 7
+
+
+def test_its_search_chooses_one_of_its_candidates() -> None:
+    """In a real game's first split, seen through the engine, the bot plays one of the moves its
+    judgement put forward, after playouts of worlds guessed from what its seat knows."""
+    match = Match(GAME, GAME.configure(3), LocalResolver(5))
+    while not (isinstance(step := match.step(), Decision) and not step.secret):
+        if isinstance(step, Decision):
+            match.act(step.seat, RandomBot(0).choose(observe(match, step.seat)))
+        else:
+            match.advance()
+    seen = observe(match, step.seat)
+    bot = ArkBot(1, iterations=40)
+    assert bot.choose(seen) in bot.ranked(seen.state, seen.seat, seen.known, seen.legal)
