@@ -217,7 +217,7 @@ class PeerSession:
         if self.leaving and self.table.my_seat is not None and self.table.engine is not None:
             self.leaving = False
             out.append(self.sending(self.table.leave()))
-        if not self.joined and self.table.lobby is not None:
+        if not self.joined and self.table.lobby is not None and not self.table.over():
             lobby = self.table.lobby
             me = self.table.me
             if me in lobby.seated or me in lobby.spectators:

@@ -260,7 +260,7 @@ class Table:
             )
         if lobby is None:
             return "the table is not open yet"
-        if self.ended is not None:
+        if self.over():
             return "the game is over"
         if message.kind == "host" and message.author != self.me:
             return "a seat takes the table over on its own machine, not through the host"
@@ -325,7 +325,7 @@ class Table:
             # a message written again after a restart, and already in the log, is not sent twice
             key = _message_key(message.kind, message.body)
             self._outbox = [(k, data) for k, data in self._outbox if k != key]
-        if self.ended is not None:
+        if self.over():
             self._event(entry, "the game is over; entry ignored", refused=True)
             return
         if message.kind == "open":
