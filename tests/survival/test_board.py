@@ -38,6 +38,14 @@ def test_s2_predators_start_on_their_corners_and_red_places_first(seats: int) ->
     assert (state["phase"], state["turn"]) == ("place", 0)
 
 
+def test_s2_with_four_players_the_first_two_to_move_start_on_opposite_corners() -> None:
+    """S2: red a1 and blue k11 face each other across the board; green f1 and yellow f11 start on
+    the corners between them."""
+    state = GAME.setup(GAME.configure(4))
+    assert state["predators"] == ["a1", "k11", "f1", "f11"]
+    assert distance("a1", "k11") == 10 and distance("f1", "f11") == 10
+
+
 def test_s3_eight_fixed_obstacles_take_no_token() -> None:
     """S3: eight fixed obstacles; nobody places or steps on one."""
     assert len(set(FIXED)) == 8 and set(FIXED) <= set(PLACES)
