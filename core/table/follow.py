@@ -75,7 +75,7 @@ def standby_address(host: str, port: int) -> str | None:
         return None
 
 
-async def moved_to(key: SigningKey, table: Table, *, wait: float = 1.5) -> PeerSocket | None:
+async def moved_to(key: SigningKey, table: Table, *, wait: float = 5.0) -> PeerSocket | None:
     """A socket to a seat that took ``table`` over while this machine was away, if one answers.
 
     Every seat with a standby address is asked at once; the first whose welcome names this table

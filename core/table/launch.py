@@ -31,7 +31,7 @@ from atoll.table.host import Sequencer
 from atoll.table.log import PROTOCOL
 from atoll.table.peer import Chooser, PeerSession, TableFailed, bot_chooser, handshake
 from atoll.table.person import full_screen, host_sender, person_chooser, play_on_screen, say_event
-from atoll.table.serve import run_host
+from atoll.table.serve import NobodyCame, run_host
 from atoll.table.store import (
     TableFiles,
     read_place,
@@ -140,7 +140,18 @@ async def resume_host(table_id: str | None, found: Registry, profile: Profile, *
     )
     if table.restore() == 0:
         raise AtollError(f"{files.log}: no entries to resume the table from")
-    elsewhere = await moved_to(key, table)
+    elsewhere = await moved_to(key, table, wait=2.0)  # short: the peers are waiting for this host
+    if elsewhere is None:
+        host = Sequencer.restored(table, key, late_watchers=plan.late_watchers)
+        if not quiet:
+            print(f"resuming table {table.id} from {len(table.log.entries)} entries", flush=True)
+        try:
+            return await _serve(plan, host, files, found, profile, start_bots=False)
+        except NobodyCame as exc:
+            elsewhere = await moved_to(key, table, wait=10.0)  # ask once more, patiently, before giving up
+            if elsewhere is None:
+                print(f"atoll host: {exc}", file=sys.stderr)
+                return 1
     if elsewhere is not None:  # a seat took the table over meanwhile: this machine joins it as a peer
         role = "sit" if table.my_seat is not None else "watch"
         # its own last entries may never have reached anyone: keep this log aside, take the table's
@@ -165,10 +176,7 @@ async def resume_host(table_id: str | None, found: Registry, profile: Profile, *
             return await _play(table, link, role, plan.own_bot, quiet, found, profile, standby=None)
         finally:
             link.close()
-    host = Sequencer.restored(table, key, late_watchers=plan.late_watchers)
-    if not quiet:
-        print(f"resuming table {table.id} from {len(table.log.entries)} entries", flush=True)
-    return await _serve(plan, host, files, found, profile, start_bots=False)
+    raise AssertionError("unreachable")
 
 
 def _set_aside(log: Path) -> Path:
@@ -240,11 +248,7 @@ async def _serve(
             if not start_bots and lobby is not None and lobby.full():
                 # resumed: if no seat comes back, the table went on (or ended) under another seat
                 alone = lobby.host_timeout * (len(table.successors()) + 1) + 10.0
-            try:
-                await run_host(host, socket, choose, _with_seats(say, table, announcer), alone_limit=alone)
-            except TableFailed as exc:
-                print(f"atoll host: {exc}", file=sys.stderr)
-                return 1
+            await run_host(host, socket, choose, _with_seats(say, table, announcer), alone_limit=alone)
     finally:
         if key_task is not None:
             key_task.cancel()

@@ -18,6 +18,10 @@ log = logging.getLogger("atoll.table.serve")
 #: How long the host keeps relaying after the game ends, for peers still catching up.
 GRACE_S = 5.0
 
+class NobodyCame(TableFailed):
+    """A resumed host that no peer came back to (the table went on under another seat, or ended)."""
+
+
 #: How often the host looks at the clock (who is away, whose turn time has passed).
 TICK_S = 0.5
 
@@ -85,7 +89,7 @@ async def run_host(
                 deliver(socket, host.receive(connection, curve_key, data), host)
             now = time.monotonic()
             if alone_limit is not None and not host.connections and now - started >= alone_limit:
-                raise TableFailed(
+                raise NobodyCame(
                     f"no peer came back within {alone_limit:.0f} s: the table has moved to another seat "
                     "or ended without this host; its log here is kept"
                 )
