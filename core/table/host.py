@@ -73,6 +73,8 @@ class Sequencer:
     sent and the log does not hold, since a host that died may have taken it along."""
     _since: tuple[int, float] = (-1, 0.0)
     _now: float = 0.0
+    said_bye: set[str] = field(default_factory=set)
+    """The identities that said goodbye (they hold the whole log)."""
     taking_over: str | None = None
     """While a seat takes the table over: the host it replaces (hex); cleared once its entry is in."""
     gathered: set[str] = field(default_factory=set)
@@ -213,6 +215,7 @@ class Sequencer:
             return self._chat(message)
         if message.kind == "bye":
             self.connections.pop(connection, None)
+            self.said_bye.add(message.author)
             return []
         try:
             # checked here as every peer will check it: an entry they would all refuse never enters
@@ -250,6 +253,13 @@ class Sequencer:
                 queue.append(open_envelope(closing))
         self._since = (len(self.table.log.entries), self._now)  # what is owed now is owed from now
         return out
+
+    def owed_goodbyes(self) -> set[str]:
+        """The seats (other than this host's own) that have not said goodbye: they may still be
+        catching up, perhaps after a restart."""
+        lobby = self.table.lobby
+        seated = set(lobby.seated) if lobby is not None else set()
+        return seated - self.said_bye - {self.table.me or ""}
 
     # -- the clock (the caller's: nothing here reads one) --------------------------------------------
 

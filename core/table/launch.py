@@ -34,6 +34,7 @@ from atoll.table.person import full_screen, host_sender, person_chooser, play_on
 from atoll.table.serve import NobodyCame, run_host
 from atoll.table.store import (
     TableFiles,
+    TableOver,
     read_place,
     read_secrets,
     resumable,
@@ -121,7 +122,11 @@ async def resume_host(table_id: str | None, found: Registry, profile: Profile, *
     The log is read back and checked entry by entry, the table listens on the same port again, and
     the peers, which keep knocking, reconnect and catch up by themselves.
     """
-    files = resumable(tables_dir(profile.home), hosting=True, table_id=table_id)
+    try:
+        files = resumable(tables_dir(profile.home), hosting=True, table_id=table_id)
+    except TableOver as over:
+        print(f"{over}: nothing to resume; `atoll audit {over.log}` checks its log")
+        return 0
     master = bytes.fromhex(read_secrets(files)["master"])
     place = read_place(files)
     try:
@@ -465,7 +470,11 @@ async def resume_join(
     table to the seat that takes it over, or takes it over itself if it is next). With ``leave``, the
     seat leaves the table for good instead, once caught up: the game ends there, with no result.
     """
-    files = resumable(tables_dir(profile.home), hosting=False, table_id=table_id)
+    try:
+        files = resumable(tables_dir(profile.home), hosting=False, table_id=table_id)
+    except TableOver as over:
+        print(f"{over}: nothing to resume; `atoll audit {over.log}` checks its log")
+        return 0
     master = bytes.fromhex(read_secrets(files)["master"])
     place = read_place(files)
     key = profile.identity.signing_key()

@@ -22,6 +22,9 @@ class NobodyCame(TableFailed):
     """A resumed host that no peer came back to (the table went on under another seat, or ended)."""
 
 
+#: How long the host waits, after the game, for a seat that has not said goodbye (it may be restarting).
+LATE_GRACE_S = 30.0
+
 #: How often the host looks at the clock (who is away, whose turn time has passed).
 TICK_S = 0.5
 
@@ -101,8 +104,11 @@ async def run_host(
                     on_event(event)
                 shown = len(table.events)
         # the game is over: keep answering syncs while the peers catch up and say goodbye
-        deadline = time.monotonic() + grace
-        while host.connections and time.monotonic() < deadline:
+        # (a seat that has not said goodbye may be restarting: it gets LATE_GRACE_S to come back)
+        deadline, late = time.monotonic() + grace, time.monotonic() + max(grace, LATE_GRACE_S)
+        while (host.connections or host.owed_goodbyes()) and time.monotonic() < late:
+            if not host.owed_goodbyes() and time.monotonic() >= deadline:
+                break
             if receiving is None:
                 receiving = asyncio.create_task(socket.recv())
             done, _ = await asyncio.wait({receiving}, timeout=0.2)

@@ -106,6 +106,14 @@ def read_secrets(files: TableFiles) -> dict[str, Any]:
     return data
 
 
+class TableOver(AtollError):
+    """The table to resume has ended already; ``log`` is where its log is."""
+
+    def __init__(self, message: str, log: Path) -> None:
+        super().__init__(message)
+        self.log = log
+
+
 def resumable(tables: Path, *, hosting: bool, table_id: str | None = None) -> TableFiles:
     """The table to resume: ``table_id``, or the one this machine played at (or hosted) last.
 
@@ -121,7 +129,7 @@ def resumable(tables: Path, *, hosting: bool, table_id: str | None = None) -> Ta
         if not role_ok(read_place(files).get("role")):
             raise AtollError(f"this machine has not {what} table {table_id!r}")
         if _finished(files.log):
-            raise AtollError(f"table {table_id!r} is over; `atoll audit {files.log}` checks its log")
+            raise TableOver(f"table {table_id!r} is over", files.log)
         return files
     candidates = [
         TableFiles(folder)
@@ -134,6 +142,10 @@ def resumable(tables: Path, *, hosting: bool, table_id: str | None = None) -> Ta
         if role_ok(read_place(files).get("role")) and files.log.exists() and not _finished(files.log)
     ]
     if not open_tables:
+        over = [f for f in candidates if role_ok(read_place(f).get("role")) and f.log.exists()]
+        if over:
+            last = max(over, key=lambda files: files.log.stat().st_mtime)
+            raise TableOver(f"the last table this machine {what}, {last.folder.name}, is over", last.log)
         raise AtollError(f"no unfinished table that this machine {what} under {tables}")
     return max(open_tables, key=lambda files: files.log.stat().st_mtime)
 

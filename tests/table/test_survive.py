@@ -225,3 +225,18 @@ def test_a_peer_restored_from_its_log_reaches_the_same_state_and_sends_only_what
 def test_presence_is_a_public_frame_naming_seats_only() -> None:
     data = frame("presence", away=[1])
     assert read_frame(data) == {"t": "presence", "away": [1]}
+
+
+def test_resuming_a_table_whose_game_has_ended_says_so_instead_of_failing(tmp_path: Path) -> None:
+    from atoll.table.store import TableOver, resumable, table_files, write_place, write_secrets
+
+    files = table_files(tmp_path, "kariba-over")
+    write_secrets(files, {"master": "ab" * 32, "table": "kariba-over", "role": "sit"})
+    write_place(files, {"role": "sit"})
+    files.log.write_text(json.dumps({"seq": 0, "msg": {"kind": "end"}}) + "\n")
+    try:
+        resumable(tmp_path, hosting=False)
+    except TableOver as over:
+        assert over.log == files.log and "is over" in str(over)
+    else:
+        raise AssertionError("a finished table is not resumable")
