@@ -10,6 +10,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -158,6 +159,18 @@ def test_when_the_host_dies_the_next_seat_takes_over_announces_the_table_and_the
             for i in (2, 3, 4)
         ]
         processes += bots
+        # a browser on machine 3 watches the LAN from before the host dies, so that it sees the
+        # new host's announcement even if the rest of the game is short
+        env = dict(os.environ, LAN_TAG=lan4, ATOLL_HOME=str(tmp_path / "b"))
+        watch = subprocess.Popen(
+            [str(LAN_TOOL), "exec", "3", sys.executable, "-m", "atoll.net.discovery", "browse", "--watch",
+             "--interface", "10.213.0.3"],
+            env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+        )  # fmt: skip
+        processes.append(watch)
+        lines: list[str] = []
+        reader = threading.Thread(target=lambda: lines.extend(iter(watch.stdout.readline, "")), daemon=True)  # type: ignore[union-attr]
+        reader.start()
         deadline = time.monotonic() + TIMEOUT
         while time.monotonic() < deadline:
             logs = list((tmp_path / "h1").rglob("log.jsonl"))
@@ -167,25 +180,17 @@ def test_when_the_host_dies_the_next_seat_takes_over_announces_the_table_and_the
         host.kill()  # `lan exec` execs the command: this is the host's own process, killed for good
         host.wait()
         old_fp = audit_log(logs[0], REGISTRY.game, fingerprint).host
-        seen: list[dict[str, object]] = []
-        while time.monotonic() < deadline and not any(t.get("fingerprint") != old_fp for t in seen):
-            browse = on_host(
-                lan4,
-                3,
-                tmp_path / "b",
-                "atoll.net.discovery",
-                "browse",
-                "--timeout",
-                "3",
-                "--interface",
-                "10.213.0.3",
-            )
-            processes.append(browse)
-            out, _ = browse.communicate(timeout=60)
-            seen = [json.loads(line) for line in out.splitlines() if '"moving party"' in line]
-        assert any(t["fingerprint"] != old_fp for t in seen), "the new host announces the table"
+
+        def announced_anew() -> bool:
+            events = [json.loads(line) for line in list(lines) if '"moving party"' in line]
+            return any(e.get("fingerprint") != old_fp for e in events)
+
+        while time.monotonic() < deadline and not announced_anew() and any(b.poll() is None for b in bots):
+            time.sleep(0.1)
+        time.sleep(0.5)
+        assert announced_anew(), f"the new host announces the table; the browser saw {lines}"
         for bot in bots:
-            out, err = bot.communicate(timeout=TIMEOUT)
+            _, err = bot.communicate(timeout=TIMEOUT)
             assert bot.returncode == 0, err[-2000:]
         logs = sorted(log for i in (2, 3, 4) for log in (tmp_path / f"h{i}").rglob("log.jsonl"))
         assert len(logs) == 3 and len({log.read_bytes() for log in logs}) == 1
