@@ -21,8 +21,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from atoll.game import Game
-
 #: Seconds a game may take, kills and restarts included, before it counts as stuck.
 GAME_TIMEOUT_S = 300.0
 
@@ -129,7 +127,6 @@ def play_through_crashes(
     game: str,
     seats: int,
     crashes: Sequence[Crash],
-    games: Callable[[str], Game],
     *,
     variant: str | None = None,
     bot: str = "random",
@@ -257,7 +254,6 @@ SOAK_GAMES = {"kariba": None, "kiribati": "professional", "animals_on_board": No
 
 def soak(
     workdir: Path,
-    games: Callable[[str], Game],
     seat_range: Callable[[str], tuple[int, int]],
     *,
     count: int,
@@ -279,7 +275,7 @@ def soak(
             crashes.append(Crash("host", rng.randrange(seats + 4, 120), restart=False))
         started = time.monotonic()
         outcome = play_through_crashes(
-            workdir / f"game{index:03d}", game, seats, crashes, games, variant=SOAK_GAMES[game]
+            workdir / f"game{index:03d}", game, seats, crashes, variant=SOAK_GAMES[game]
         )
         outcomes.append(outcome)
         verdict = "ok" if outcome.ok else "FAILED: " + "; ".join(outcome.problems)
@@ -335,7 +331,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     workdir.mkdir(parents=True, exist_ok=True)
     outcomes = soak(
         workdir,
-        found.game,
         seat_range,
         count=args.games,
         seed=args.seed,

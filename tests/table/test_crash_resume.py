@@ -28,56 +28,48 @@ def test_a_peer_and_then_the_host_killed_mid_game_resume_and_the_game_finishes_w
     tmp_path: Path, game: str, variant: str | None
 ) -> None:
     crashes = [Crash(1, 30, pause=0.5), Crash("host", 80, pause=1.0)]
-    outcome = play_through_crashes(tmp_path, game, 3, crashes, REGISTRY.game, variant=variant, timeout=240)
+    outcome = play_through_crashes(tmp_path, game, 3, crashes, variant=variant, timeout=240)
     assert outcome.ok, outcome.problems
     assert outcome.kills == 2 and outcome.resumes == 2
 
 
 def test_the_host_killed_for_good_the_next_seat_takes_over_and_the_game_finishes(tmp_path: Path) -> None:
     crashes = [Crash("host", 40, restart=False)]
-    outcome = play_through_crashes(tmp_path, "kariba", 3, crashes, REGISTRY.game, timeout=240)
+    outcome = play_through_crashes(tmp_path, "kariba", 3, crashes, timeout=240)
     assert outcome.ok, outcome.problems
     assert outcome.migrations == 1
 
 
 def test_the_seat_that_took_the_table_over_killed_and_resumed_hosts_it_again(tmp_path: Path) -> None:
     crashes = [Crash("host", 30, restart=False), Crash(0, 90, pause=0.5)]
-    outcome = play_through_crashes(tmp_path, "kariba", 3, crashes, REGISTRY.game, timeout=240)
+    outcome = play_through_crashes(tmp_path, "kariba", 3, crashes, timeout=240)
     assert outcome.ok, outcome.problems
     assert outcome.migrations == 1 and outcome.resumes == 1
 
 
 def test_a_peer_killed_twice_in_a_row_and_resumed_each_time_finishes_the_game(tmp_path: Path) -> None:
     crashes = [Crash(0, 20, pause=0.2), Crash(0, 25, pause=0.2)]
-    outcome = play_through_crashes(tmp_path, "kariba", 2, crashes, REGISTRY.game, timeout=240)
+    outcome = play_through_crashes(tmp_path, "kariba", 2, crashes, timeout=240)
     assert outcome.ok, outcome.problems
 
 
-def test_a_peer_that_stops_its_heartbeats_is_away_and_after_the_turn_time_forfeits(tmp_path: Path) -> None:
+def start_table(
+    tmp_path: Path, host_options: list[str], *, resume: str, entries: int
+) -> tuple[Process, list[Process], Path]:
+    """A headless Kariba host and three bot peers on loopback, once the host's log holds ``entries``;
+    each peer restarts with ``join RESUME``. The caller stops them all (``Process.kill``)."""
     port = free_port_pair()
     host = Process(
         tmp_path / "host",
-        [
-            "host",
-            "kariba",
-            "--seats",
-            "3",
-            "--headless",
-            "--bind",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--no-announce",
-            "--turn-time",
-            "8",
-        ],
+        ["host", "kariba", "--seats", "3", "--headless", "--bind", "127.0.0.1", "--port", str(port),
+         "--no-announce", *host_options],
         ["host", "--resume"],
-    )
+    )  # fmt: skip
     peers = [
         Process(
             tmp_path / f"seat{i}",
             ["join", "--address", f"127.0.0.1:{port}", "--bot", "random", "--name", f"bot {i}"],
-            ["join", "--resume"],
+            ["join", resume],
         )
         for i in range(3)
     ]
@@ -87,11 +79,22 @@ def test_a_peer_that_stops_its_heartbeats_is_away_and_after_the_turn_time_forfei
         for peer in peers:
             peer.start()
         deadline = time.monotonic() + 90
-        while time.monotonic() < deadline and sum(1 for _ in (tmp_path / "host").rglob("log.jsonl")) == 0:
+        while time.monotonic() < deadline and not list((tmp_path / "host").rglob("log.jsonl")):
             time.sleep(0.05)
         log = next((tmp_path / "host").rglob("log.jsonl"))
-        while time.monotonic() < deadline and log.read_bytes().count(b"\n") < 20:
+        while time.monotonic() < deadline and log.read_bytes().count(b"\n") < entries:
             time.sleep(0.02)
+    except BaseException:
+        for process in [host, *peers]:
+            process.kill()
+        raise
+    return host, peers, log
+
+
+def test_a_peer_that_stops_its_heartbeats_is_away_and_after_the_turn_time_forfeits(tmp_path: Path) -> None:
+    host, peers, log = start_table(tmp_path, ["--turn-time", "8"], resume="--resume", entries=20)
+    deadline = time.monotonic() + 90
+    try:
         stopped = peers[2].process
         assert stopped is not None
         os.kill(stopped.pid, signal.SIGSTOP)  # alive, but silent: no heartbeats, no moves
@@ -138,31 +141,9 @@ def test_the_soak_script_plays_games_through_random_kills_and_reports_a_clean_su
 
 
 def test_a_player_who_leaves_for_good_ends_the_game_with_a_clear_line_for_everyone(tmp_path: Path) -> None:
-    port = free_port_pair()
-    host = Process(
-        tmp_path / "host",
-        ["host", "kariba", "--seats", "3", "--headless", "--bind", "127.0.0.1", "--port", str(port)],
-        ["host", "--resume"],
-    )
-    peers = [
-        Process(
-            tmp_path / f"seat{i}",
-            ["join", "--address", f"127.0.0.1:{port}", "--bot", "random", "--name", f"bot {i}"],
-            ["join", "--leave"],
-        )
-        for i in range(3)
-    ]
+    host, peers, _ = start_table(tmp_path, [], resume="--leave", entries=30)
+    deadline = time.monotonic() + 90
     try:
-        host.start()
-        time.sleep(0.3)
-        for peer in peers:
-            peer.start()
-        deadline = time.monotonic() + 90
-        while time.monotonic() < deadline and not list((tmp_path / "host").rglob("log.jsonl")):
-            time.sleep(0.05)
-        log = next((tmp_path / "host").rglob("log.jsonl"))
-        while time.monotonic() < deadline and log.read_bytes().count(b"\n") < 30:
-            time.sleep(0.02)
         peers[1].kill()  # the person closes the laptop ...
         peers[1].start(resume=True)  # ... and later leaves the table for good: atoll join --leave
         while time.monotonic() < deadline and any(p.running() for p in [host, *peers]):
