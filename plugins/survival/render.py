@@ -111,8 +111,9 @@ def _players(v: Mapping[str, Any]) -> list[Fragments]:
     lines: list[Fragments] = []
     for seat, name in enumerate(v["names"]):
         text = f"{v['letters'][seat]} {name:<6} {v['scores'][seat]:>2} pts"
-        if v["unplaced"][seat]:
-            text += " to place " + " ".join(INITIALS[a] for a in v["unplaced"][seat])
+        if v["unplaced"][seat]:  # nobody has points yet: the prey to place take their place
+            to_place = " ".join(INITIALS[a] for a in v["unplaced"][seat])
+            text = f"{v['letters'][seat]} {name:<6} to place {to_place}"
         elif v["out"][seat] is not None:
             text += ", out of prey"
         else:

@@ -290,6 +290,7 @@ def test_the_roomy_layout_is_used_on_a_large_terminal() -> None:
 @pytest.mark.parametrize(("game", "variant", "seats"), [
     ("kariba", "experienced", 4),
     ("kiribati", "children", 5), ("kiribati", "family", 5), ("kiribati", "professional", 5),
+    ("animals_on_board", "standard", 2), ("animals_on_board", "standard", 4), ("survival", "standard", 4),
 ])
 def test_the_whole_board_fits_80_by_24_on_every_turn(game: str, variant: str, seats: int) -> None:
     source = table(game, variant=variant, seats=seats, seed=1)
@@ -297,17 +298,21 @@ def test_the_whole_board_fits_80_by_24_on_every_turn(game: str, variant: str, se
     with pipe() as keys:
         screen = TableScreen(source, input=keys, output=SizedOutput(24, 80))
 
+        def assert_fits() -> None:
+            screen._memo_stamp = None  # the board as drawn now
+            lines = screen._board_lines()
+            assert max(len(line) for line in lines) < 80, "\n".join(lines)
+            assert screen._compact_board_height().preferred == len(lines), "\n".join(lines)
+
         async def play() -> None:
             task = asyncio.ensure_future(source.run(lambda: None))
             while not task.done():
                 await asyncio.sleep(0)
                 waiting = source.waiting()
                 if waiting.local and waiting.seat is not None:
-                    screen._memo_stamp = None  # the board as drawn now
-                    lines = screen._board_lines()
-                    assert max(len(line) for line in lines) < 80, "\n".join(lines)
-                    assert screen._compact_board_height().preferred == len(lines), "\n".join(lines)
+                    assert_fits()
                     source.submit(waiting.seat, rng.choice(list(source.texts(waiting.seat))))
+            assert_fits()  # the result screen's board: every ark shown, with its points
 
         asyncio.run(play())
 
