@@ -18,7 +18,7 @@ from atoll import Action, Game, Observation, State
 from atoll.plugins.survival.board import NEIGHBOURS
 from atoll.plugins.survival.meta import POINTS
 from atoll.plugins.survival.moves import predator_blocked, prey_steps
-from atoll.plugins.survival.obstacles import blocked_places, choices
+from atoll.plugins.survival.obstacles import blocked_places, choices, walls
 from atoll.plugins.survival.state import occupants
 from atoll.plugins.survival.turn import apply_action, legal
 
@@ -197,7 +197,9 @@ class SurvivalBot:
         best: tuple[float, float, Action] | None = None
         for number, at, turn, _ in sample:
             action: Action = {"do": "obstacle", "id": number, "at": at, "turn": turn}
-            after = {**state, "obstacles": {**state["obstacles"], str(number): {"at": at, "turn": turn}}}
+            obstacles = {**state["obstacles"], str(number): {"at": at, "turn": turn}}
+            # The places the layout covers block paths through "walls", not through "obstacles".
+            after = {**state, "obstacles": obstacles, "walls": walls(obstacles)}
             value = prey_value(after, seat, threats(after, seat))
             if best is None or value > best[0]:
                 best = (value, self._rng.random(), action)
