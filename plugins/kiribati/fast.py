@@ -1,160 +1,272 @@
-"""Kiribati's fast path: the rule modules themselves, driven without the engine and without checks.
+"""Kiribati's fast path: a simulator over a mutable board of small ints (:mod:`.fast_board`).
 
-The simulator keeps the public state and every kept card's face. An action it
-lists comes from :func:`atoll.plugins.kiribati.turn.legal`, so it is applied
-with :func:`~atoll.plugins.kiribati.turn.apply_legal` on the state in place
-(the rules never change a value inside the state, they give its keys new ones,
-so a copy shares everything else safely); chance is answered at once.
-
-Codes pack an action's public fields (never a card's handle) into one int:
-``kind * 1_000_000 + detail``, the kind by :data:`KINDS`. The same code is the
-same text in any state, as a search over guessed worlds needs.
+The rule modules stay the reference (and the only path on a table); the simulator
+does what they do on lists changed in place, lists legal actions straight from the
+board as codes (:mod:`.fast_codes`) in the rules' order, and answers chance at once,
+drawing exactly as the local resolver does. The decision now is listed once, often
+while the step is entered (the rules ask "can the player do anything?" before a
+step, which is the same work), and kept until an action is applied.
 """
 
 from __future__ import annotations
 
 import random
-from typing import Any
 
-from atoll import JSON, Action, Config, Pick, Results, Reveal, Roll, State
-from atoll.fast import OVER, Draws, Position, Simulator
-from atoll.plugins.kiribati import turn
-from atoll.plugins.kiribati.board import ISLAND, MAINLAND, PLACES
-from atoll.plugins.kiribati.meta import ANIMALS, CARDS
-from atoll.plugins.kiribati.scoring import results
+from atoll import JSON, Action, Config, Results, State
+from atoll.fast import OVER, Draws, Position, RandomDraws, Simulator
+from atoll.plugins.kiribati.fast_board import FastBoard
+from atoll.plugins.kiribati.fast_codes import (
+    ANIMALS_STEP,
+    ANSWER,
+    CHILDREN,
+    DIE,
+    DIE_CODE,
+    DIVE,
+    DONE,
+    DRIFT,
+    EVENT,
+    FLOAT,
+    KEEP,
+    KEEP_CARDS,
+    KEEP_CODES,
+    MOVE,
+    NEW,
+    PASS,
+    PLAY,
+    PROFESSIONAL,
+    REVEAL,
+    ROLL,
+    SECRET,
+    SETUP,
+    THROW,
+    THROW_CODE,
+    TURTLE,
+    encode,
+)
+from atoll.plugins.kiribati.fast_codes import OVER as OVER_PHASE
+from atoll.plugins.kiribati.fast_state import dump, load
+from atoll.plugins.kiribati.meta import ANIMAL_POINTS, ANIMALS, CARD_POINTS, CARDS
 from atoll.plugins.kiribati.state import initial_state
 
-#: The kinds of action, by their ``do`` (``"secret"``: keeping four cards).
-KINDS = ("secret", "die", "turtle", "new", "dive", "float", "throw", "move", "play", "answer", "pass", "done")
-_KIND = {name: index * 1_000_000 for index, name in enumerate(KINDS)}
-_ANIMAL = {kind: index for index, kind in enumerate(ANIMALS)}
-_CARD = {card: index for index, card in enumerate(CARDS)}
-#: Where a move may go: the places (``col * 4 + row``), then the island and the mainland.
-_TO = {**{name: col * 4 + row for name, (col, row) in PLACES.items()}, ISLAND: 24, MAINLAND: 25}
-_KEEP = {tuple(kept): index for index, kept in enumerate(turn.KEEPS)}
-#: The phases in which chance acts.
-_CHANCE = frozenset({"setup", "event", "roll", "reveal"})
+__all__ = ["KiribatiSimulator", "encode", "simulator"]
+
+_MILLION = 1_000_000
+#: Victory points (K47) by animal kind and by card number.
+_ANIMAL_POINTS = tuple(ANIMAL_POINTS[kind] for kind in ANIMALS)
+_CARD_POINTS = {card: CARD_POINTS[card] for card in CARDS}
 
 
-def _piece(pair: Any) -> int:
-    """An animal of a seat, ``[seat, kind]``, as one number."""
-    return int(pair[0]) * 5 + _ANIMAL[pair[1]]
+class KiribatiSimulator(FastBoard, Simulator):
+    """One Kiribati game in play, every kept card known, on a :class:`FastBoard`."""
 
+    __slots__ = ("draws", "faces", "seals")
 
-def encode(action: Action) -> int:
-    """The code of a Kiribati action."""
-    if "secret" in action:
-        return _KIND["secret"] + _KEEP[tuple(action["secret"])]
-    do = action["do"]
-    base = _KIND[do]
-    if do == "move":
-        bump = action.get("bump")
-        return base + (_ANIMAL[action["animal"]] * 32 + _TO[action["to"]]) * 32 + (
-            0 if bump is None else 1 + _piece(bump))
-    if do in ("turtle", "dive", "float"):
-        return base + _TO[action["at"]]
-    if do == "die":
-        return base + int(action["value"])
-    if do == "new":
-        return base + int(action["size"]) * 8 + int(action["row"])
-    if do == "throw":
-        return base + int(action["seat"]) * 5 + _ANIMAL[action["animal"]]
-    if do == "play":
-        detail = 0
-        if "at" in action:
-            detail = 1 + _TO[action["at"]]
-        elif "animal" in action:
-            detail = 1 + _ANIMAL[action["animal"]]
-        elif "target" in action:
-            detail = 1 + _piece(action["target"])
-        return base + _CARD[action["card"]] * 64 + detail
-    if do == "answer":
-        return base + _CARD[action["card"]]
-    return base  # pass, done
-
-
-class KiribatiSimulator(Simulator):
-    """One Kiribati game in play, every kept card known, on the rule modules without checks."""
-
-    __slots__ = ("_actions", "_codes", "draws", "faces", "seals", "state")
+    draws: Draws
+    #: The face of every kept card (sealed handle -> card name).
+    faces: dict[str, JSON]
+    #: Secret choices sealed so far (they name the handles, as the engine's do).
+    seals: int
 
     def __init__(self, state: State, faces: dict[str, JSON], seals: int, draws: Draws) -> None:
-        self.state = state
-        #: The face of every kept card (sealed handle -> card).
+        load(self, state, faces)
         self.faces = faces
         self.seals = seals
         self.draws = draws
-        self._actions: list[Action] | None = None
-        self._codes: list[int] = []
         self._chance()
+
+    @property
+    def state(self) -> State:
+        """The JSON state the rules would hold now (made on each call: for tests and bots, not playouts)."""
+        return dump(self)
+
+    # -- the Simulator API -----------------------------------------------------------------------------
 
     def seat(self) -> int:
         """The seat to decide, or OVER."""
-        seat = turn.actor(self.state)
-        return OVER if seat is None else seat
+        phase = self.phase
+        if phase < ANSWER:
+            return self.turn
+        if phase == ANSWER:
+            assert self.pending is not None
+            return self.pending[2] // 5
+        return OVER
 
     def legal(self) -> list[int]:
-        """The codes of :func:`turn.legal`'s actions, in its order."""
-        actions = self._legal()
-        if not self._codes and actions:
-            self._codes = [encode(action) for action in actions]
-        return self._codes
+        """The codes of the rules' legal actions now, in their order."""
+        codes = self._legal
+        if codes is None:
+            codes = self._legal = self._listing()
+        return codes
 
-    def _legal(self) -> list[Action]:
-        if self._actions is None:
-            seat = turn.actor(self.state)
-            self._actions = [] if seat is None else turn.legal(self.state, seat, self.faces)
-            self._codes = []
-        return self._actions
+    def _listing(self) -> list[int]:
+        phase = self.phase
+        out: list[int]
+        if phase == ANIMALS_STEP:
+            out = self.moves(self.turn)
+            out.append(DONE)
+        elif phase == DIE:
+            low, high = sorted(self.dice)
+            out = [DIE_CODE + low] if low == high else [DIE_CODE + low, DIE_CODE + high]
+        elif phase == TURTLE:
+            out = self.die_codes(self.die)
+            if self.die >= 5:
+                out.append(PASS)
+        elif phase == THROW:
+            return self.throw_codes()
+        elif phase == KEEP:
+            return KEEP_CODES
+        elif phase == ANSWER:
+            return self.answer_codes()
+        else:
+            return []
+        self.card_codes(self.turn, out)
+        return out
 
     def apply(self, code: int) -> None:
-        """Take the listed action with this code."""
-        actions = self._legal()
-        self._take(actions[self.legal().index(code)])
+        """Take the listed action with this code, then answer chance up to the next decision."""
+        self._legal = None
+        kind = code // _MILLION
+        if code == DONE:
+            self.end_turn()
+        elif kind == MOVE // _MILLION:
+            self.move(code)
+            if self.finished and self.variant != PROFESSIONAL:
+                self.finish()  # K28: the first to rescue every animal wins at once
+            else:
+                self.enter_animals()
+        elif kind == DIE_CODE // _MILLION:
+            self.die = code - DIE_CODE
+            self.enter_turtle()
+        elif kind == DRIFT // _MILLION:
+            place = code - DRIFT
+            self.drift(place >> 2, place & 3)
+            self.enter_animals()
+        elif kind == NEW // _MILLION:
+            size, row = divmod(code - NEW, 8)
+            self.put_new(size, row - 1)
+            self.enter_animals()
+        elif kind == DIVE // _MILLION:
+            self.dive(code - DIVE)
+            self.after_turtle()
+        elif kind == FLOAT // _MILLION:
+            self.float_up(code - FLOAT)
+            self.enter_animals()
+        elif code == PASS and self.phase == TURTLE:
+            self.enter_animals()
+        elif kind == THROW_CODE // _MILLION:
+            self.throw(code - THROW_CODE)
+            if self.throw_at < 0:
+                self.enter_animals()
+        elif kind == PLAY // _MILLION:
+            self.play(code)
+            if self.phase != ANSWER:
+                self.reenter()
+        elif kind == SECRET // _MILLION:
+            self._keep(code)
+        else:  # an answer, or a pass in answer to a card
+            self.answer(code)
+            self.reenter()
+        if self.phase >= SETUP:
+            self._chance()
 
-    def _take(self, action: Action) -> None:
-        state = self.state
-        seat = turn.actor(state)
-        assert seat is not None
-        if state["phase"] == "keep":
-            handles = [f"s{seat}-{self.seals}.{i}" for i in range(len(action["secret"]))]
-            self.seals += 1
-            self.faces.update(zip(handles, action["secret"], strict=True))
-            self.state = turn.apply_action(state, {"sealed": handles})
+    def put_new(self, size: int, row: int) -> None:
+        """K7: a tile from the supply, showing ``size`` places, in column 1 of ``row``."""
+        if size >= 3:
+            self.large -= 1
         else:
-            # the state is this simulator's own (see copy()), so it is the working copy
-            turn.apply_legal(state, seat, action)
-        self._actions = None
-        self._chance()
+            self.small -= 1
+        self.size[row] = size
+        self.on[row] = []
+
+    def _keep(self, code: int) -> None:
+        """K5: the player on turn keeps four cards, sealed under handles named as the engine names them."""
+        seat = self.turn
+        cards = KEEP_CARDS[code - SECRET]
+        handles = [f"s{seat}-{self.seals}.{i}" for i in range(len(cards))]
+        self.seals += 1
+        self.faces.update(zip(handles, (CARDS[card] for card in cards), strict=True))
+        self.hands[seat] = list(cards)
+        self.handles[seat] = handles
+        seat += 1
+        if seat == self.seats:
+            seat = 0
+            self.phase = EVENT if self.variant == PROFESSIONAL else ROLL
+        self.turn = seat
 
     def _chance(self) -> None:
         """Answer chance until a seat decides or the game is over, drawing as the local resolver does."""
-        while self.state["phase"] in _CHANCE:
-            step = turn.next_step(self.state)
-            request = step.request  # type: ignore[union-attr]
-            outcome: dict[str, JSON]
-            if isinstance(request, Roll):
-                outcome = {"values": [self.draws.die(request.sides) for _ in range(request.count)]}
-            elif isinstance(request, Pick):
-                outcome = {"picked": self.draws.sample(request.options, request.count)}
+        draws = self.draws
+        # RandomDraws.die(6) is rng.randrange(6) + 1; calling that directly saves two calls a roll
+        rng = draws.rng if type(draws) is RandomDraws else None
+        while True:
+            phase = self.phase
+            if phase == ROLL:
+                if rng is not None:
+                    self.dice = [rng.randrange(6) + 1, rng.randrange(6) + 1]
+                else:
+                    self.dice = [draws.die(6), draws.die(6)]
+                self.phase = DIE
+                return
+            if phase == SETUP:
+                large, small = self.large, self.small
+                faces = (4,) * large + (3,) * large + (2,) * small + (1,) * small
+                self.put_new(draws.sample(faces, 1)[0], self.setup_row)
+                self.setup_row += 1
+                if self.setup_row == 4:
+                    self.phase = ROLL if self.variant == CHILDREN else KEEP
+            elif phase == EVENT:
+                self.turn_card(draws.sample(tuple(self.events_left), 1)[0])
+                self.phase = ROLL
+            elif phase == REVEAL:
+                self.opened = {
+                    handle: CARDS[card]
+                    for hand, cards in zip(self.handles, self.hands, strict=True)
+                    for handle, card in zip(hand, cards, strict=True)
+                }
+                self.phase = OVER_PHASE
+                return
             else:
-                assert isinstance(request, Reveal)
-                outcome = {"faces": {h: self.faces[h] for h in request.handles}}
-            self.state = turn.resolve_chance(self.state, request, outcome)
+                return
 
     def results(self) -> Results:
-        """Rules K28, K46-K48."""
-        return results(self.state)
+        """Children and family: the first with every animal ashore wins (K28); professional: victory
+        points and the tie-breaks (K46-K48)."""
+        seats = range(self.seats)
+        if self.variant != PROFESSIONAL:
+            return Results(tuple(len(self.mainland[s]) for s in seats), tuple(self.finished[:1]))
+        scores = tuple(
+            sum(_ANIMAL_POINTS[kind] for kind in self.mainland[s])
+            + sum(_CARD_POINTS[self.opened[h]] for h in self.handles[s] if h in self.opened)
+            for s in seats
+        )
+        finished = self.finished
+
+        def rank(seat: int) -> tuple[int, int, int]:
+            if seat in finished:
+                return scores[seat], 1, -finished.index(seat)
+            return scores[seat], 0, -self._steps_to_go(seat)
+
+        best = max(rank(s) for s in seats)
+        return Results(scores, tuple(s for s in seats if rank(s) == best))
+
+    def _steps_to_go(self, seat: int) -> int:
+        """K48: 5 - r for an animal on a turtle of row r, 5 for one on the island."""
+        steps = 0
+        for kind in self.kinds:
+            place = self.loc[seat * 5 + kind]
+            if place < 24:
+                steps += 4 - (place & 3)
+            elif place == 24:
+                steps += 5
+        return steps
 
     def copy(self, draws: Draws | None = None) -> KiribatiSimulator:
-        """An independent copy: the state copied one level deep, as the rules' working copies are."""
+        """An independent copy at the same point."""
         twin = KiribatiSimulator.__new__(KiribatiSimulator)
-        twin.state = dict(self.state)
+        self.copy_into(twin)
         twin.faces = dict(self.faces)
         twin.seals = self.seals
         twin.draws = self.draws if draws is None else draws
-        twin._actions = self._actions
-        twin._codes = self._codes
         return twin
 
     def code(self, state: State, action: Action) -> int:
@@ -162,27 +274,18 @@ class KiribatiSimulator(Simulator):
         return encode(action)
 
     def playout(self, rng: random.Random, max_steps: int = 100_000) -> tuple[Results | None, int]:
-        """Random legal actions to the end, without coding them."""
-        legal, apply_legal, on_turn = turn.legal, turn.apply_legal, turn.ON_TURN
-        randrange, faces = rng.randrange, self.faces
+        """Random legal actions to the end, as :meth:`Simulator.playout` plays them."""
+        randrange, apply = rng.randrange, self.apply
         for steps in range(max_steps):
-            state = self.state
-            phase = state["phase"]
-            if phase in on_turn:
-                seat: int = state["turn"]
-            elif phase == "answer":
-                seat = state["pending"]["target"][0]
-            else:
+            if self.phase == OVER_PHASE:
                 return self.results(), steps
-            if phase == "keep" or self._actions is not None:
-                actions = self._legal()
-                self._take(actions[randrange(len(actions))])
-                continue
-            actions = legal(state, seat, faces)
-            apply_legal(state, seat, actions[randrange(len(actions))])
-            if state["phase"] in _CHANCE:
-                self._chance()
-        return (self.results() if turn.actor(self.state) is None else None), max_steps
+            legal = self._legal
+            if legal is None:
+                legal = self._legal = self._listing()
+            if not legal:
+                return None, steps
+            apply(legal[randrange(len(legal))])
+        return (self.results() if self.phase == OVER_PHASE else None), max_steps
 
 
 def simulator(config: Config, draws: Draws, start: Position | None = None) -> KiribatiSimulator:
@@ -191,4 +294,4 @@ def simulator(config: Config, draws: Draws, start: Position | None = None) -> Ki
         return KiribatiSimulator(initial_state(config), {}, 0, draws)
     faces = {h: face for h, face in start.faces.items() if h.startswith("s")}
     seals = 1 + max((int(h[h.index("-") + 1: h.index(".")]) for h in faces), default=-1)
-    return KiribatiSimulator(dict(start.state), faces, seals, draws)
+    return KiribatiSimulator(start.state, faces, seals, draws)

@@ -1,0 +1,727 @@
+"""The fast path's game: Kiribati's rules over a mutable board of small ints, changed in place.
+
+The rule modules (:mod:`atoll.plugins.kiribati.turn` and the modules it calls) are the
+reference; :class:`FastBoard` does exactly what they do, in the same order, so that its
+legal lists come out in theirs and random players make the same choices. What is
+kept, place by place (numbers from :mod:`atoll.plugins.kiribati.fast_codes`):
+
+- ``size[place]``: the turtle's size there, 0 for open water; ``on[place]`` the animals on it,
+  in the order they came (the rules list them in that order);
+- ``loc[animal]``: where each animal is, a place, :data:`ISLAND` or :data:`MAINLAND`;
+- the rest as the state has it, with numbers for names.
+
+Lists that change often (``size``, ``on``, ``loc``, ``moved``, ``clamp``) are changed in place and
+copied by :meth:`FastBoard.copy_into`; the others (``hands``, ``tired``, ...) are only ever given new
+values, so a copy may share them.
+"""
+
+from __future__ import annotations
+
+from atoll.plugins.kiribati.board import NET_PLACES
+from atoll.plugins.kiribati.events import DRAWN
+from atoll.plugins.kiribati.fast_codes import (
+    ANIMALS_STEP,
+    ANSWER,
+    ANSWER_CODE,
+    CHILDREN,
+    CLAMP,
+    CLOUDY,
+    CURRENT,
+    DIE,
+    DIVE,
+    DONE,
+    DRIFT,
+    EVENT,
+    EVENTS,
+    FEEDING,
+    FISHING_NET,
+    FLOAT,
+    FLOW,
+    ISLAND,
+    JUMP_TO,
+    KAGU,
+    KOALA,
+    LIZARD,
+    MAINLAND,
+    MONKEY,
+    MOVE_CODES,
+    NEW,
+    NO_EVENT,
+    OVER,
+    PASS,
+    PLAY,
+    PROFESSIONAL,
+    RABBIT,
+    RABBIT_TO,
+    REST,
+    REVEAL,
+    ROLL,
+    ROW_ORDER,
+    SHARK,
+    SLEEP,
+    STEP_TO,
+    STORM,
+    SUNSHINE,
+    THROW,
+    THROW_CODE,
+    THUNDERSTORM,
+    TURTLE,
+)
+
+#: The fishing net's places as place numbers (rule K37).
+NET = frozenset(col * 4 + row for col, row in NET_PLACES)
+#: Which card answers which (K36): clamp grip a shark attack, feeding station a rest or a sleep.
+ANSWERS = {CLAMP: (SHARK,), FEEDING: (REST, SLEEP)}
+#: Turns of its owner a rest break and a deep sleep last (K31, K33).
+TIRED_TURNS = {REST: 1, SLEEP: 2}
+
+
+def fits(size: int, animals: list[int]) -> bool:
+    """Whether ``animals`` fit on a turtle of ``size`` places (a kagu may use a 3's flooded place, K26)."""
+    if len(animals) <= size:
+        return True
+    return size == 3 and len(animals) == 4 and any(a % 5 == KAGU for a in animals)
+
+
+def room_for(size: int, animals: list[int], kind: int, from_island: bool) -> bool:
+    """Whether an animal of ``kind`` finds room among ``animals`` (see :func:`pieces.room_for`)."""
+    aboard = len(animals)
+    if aboard < size:
+        return True
+    if from_island or size != 3 or aboard != 3:
+        return False
+    return kind == KAGU or any(a % 5 == KAGU for a in animals)
+
+
+class FastBoard:
+    """Kiribati's state as mutable lists of ints, with the rules that change it (see the module)."""
+
+    __slots__ = (
+        "_legal", "answered", "carded", "clamp", "cols", "count", "dice", "die", "event", "events_left",
+        "events_seen", "extra", "finished", "handles", "hands", "kinds", "large", "loc", "mainland",
+        "moved", "on", "opened", "pending", "phase", "placed", "played", "round", "seats", "setup_row",
+        "size", "small", "throw_at", "throw_kagu", "tired", "turn", "variant",
+    )
+
+    variant: int
+    seats: int
+    cols: int
+    kinds: tuple[int, ...]
+    count: int
+    size: list[int]
+    on: list[list[int]]
+    loc: list[int]
+    large: int
+    small: int
+    mainland: list[list[int]]
+    finished: list[int]
+    phase: int
+    setup_row: int
+    turn: int
+    round: int
+    dice: list[int]
+    die: int
+    moved: list[int]
+    placed: bool
+    extra: int
+    carded: bool
+    answered: list[int]
+    #: A card waiting for its answer: (card, seat that played it, target animal, phase to resume).
+    pending: tuple[int, int, int, int] | None
+    throw_at: int
+    throw_kagu: bool
+    clamp: list[int]
+    tired: list[list[int]]
+    hands: list[list[int]]
+    handles: list[list[str]]
+    played: list[list[int]]
+    opened: dict[str, str]
+    event: int
+    events_left: list[str]
+    events_seen: list[str]
+    #: The legal codes of the decision now, once made (``None``: not yet).
+    _legal: list[int] | None
+
+    def copy_into(self, twin: FastBoard) -> None:
+        """Make ``twin`` an independent copy of this board."""
+        for name in FastBoard.__slots__:
+            setattr(twin, name, getattr(self, name))
+        twin.size = self.size[:]
+        twin.on = [line[:] for line in self.on]
+        twin.loc = self.loc[:]
+        twin.moved = self.moved[:]
+        twin.clamp = self.clamp[:]
+        twin.mainland = self.mainland[:]
+        twin.hands = self.hands[:]
+        twin.handles = self.handles[:]
+        twin.played = self.played[:]
+
+    # -- pieces (pieces.py) ----------------------------------------------------------------------------
+
+    def clamped(self, animal: int) -> bool:
+        """K34, K39: the animal holds a clamp grip (not a koala in a cloudy round)."""
+        kind = animal % 5
+        return self.clamp[animal // 5] == kind and not (kind == KOALA and self.event == CLOUDY)
+
+    def is_tired(self, seat: int, kind: int) -> bool:
+        """K31, K33: the animal rests or sleeps."""
+        return any(s == seat and k == kind for s, k, _ in self.tired)
+
+    def to_island(self, animal: int) -> None:
+        """The animal (already off its turtle) swims home and lets go of a clamp grip."""
+        self.loc[animal] = ISLAND
+        if self.clamp[animal // 5] == animal % 5:
+            self.clamp[animal // 5] = -1
+
+    def rescue(self, animal: int) -> None:
+        """The animal (already off its turtle) reaches the mainland; a seat with all there has finished."""
+        seat, kind = divmod(animal, 5)
+        self.loc[animal] = MAINLAND
+        ashore = [*self.mainland[seat], kind]
+        self.mainland[seat] = ashore
+        if self.clamp[seat] == kind:
+            self.clamp[seat] = -1
+        if len(ashore) == self.count and seat not in self.finished:
+            self.finished = [*self.finished, seat]
+
+    def _shift(self, frm: int, to: int) -> None:
+        """The turtle at place ``frm`` moves to the empty place ``to`` with its animals."""
+        size, on, loc = self.size, self.on, self.loc
+        size[to] = size[frm]
+        line = on[to] = on[frm]
+        for animal in line:
+            loc[animal] = to
+        size[frm] = 0
+        on[frm] = []
+
+    # -- turtles (turtles.py) --------------------------------------------------------------------------
+
+    def chain_end(self, col: int, row: int) -> int:
+        """The first column east of the turtles that move when the one at (col, row) drifts (K10),
+        or -1 if the fishing net stops them (K40)."""
+        size, cols = self.size, self.cols
+        end = col
+        while end < cols and size[end * 4 + row]:
+            end += 1
+        if self.event == FISHING_NET:
+            for c in range(col, min(end + 1, cols)):
+                if c * 4 + row in NET:
+                    return -1
+        return end
+
+    def drift(self, col: int, row: int) -> None:
+        """K10, K11: the turtle drifts east pushing those in front; one pushed off the east edge goes
+        back to the supply and its animals swim home."""
+        end = self.chain_end(col, row)
+        if end == self.cols:
+            gone = (end - 1) * 4 + row
+            if self.size[gone] >= 3:
+                self.large += 1
+            else:
+                self.small += 1
+            for animal in self.on[gone]:
+                self.to_island(animal)
+            self.size[gone] = 0
+            self.on[gone] = []
+            end -= 1
+        for c in range(end - 1, col - 1, -1):
+            self._shift(c * 4 + row, c * 4 + row + 4)
+
+    def row_codes(self, row: int, out: list[int]) -> None:
+        """K7-K9: drift any turtle of the row, or put a new one in its empty first place."""
+        size, net = self.size, self.event == FISHING_NET
+        for col in range(self.cols):
+            place = col * 4 + row
+            if size[place] and (not net or self.chain_end(col, row) >= 0):
+                out.append(DRIFT + place)
+        if not size[row]:
+            if self.large:
+                out += (NEW + 32 + row + 1, NEW + 24 + row + 1)
+            if self.small:
+                out += (NEW + 16 + row + 1, NEW + 8 + row + 1)
+
+    def die_codes(self, die: int) -> list[int]:
+        """K7-K17: the turtle actions the die allows."""
+        out: list[int] = []
+        if die <= 4:
+            self.row_codes(die - 1, out)
+        elif die == 5:
+            for row in range(4):
+                self.row_codes(row, out)
+        else:
+            size = self.size
+            for place in ROW_ORDER[self.cols]:
+                if size[place]:
+                    if self.can_dive(place):
+                        out.append(DIVE + place)
+                    if self.can_float(place):
+                        out.append(FLOAT + place)
+        return out
+
+    def flooded_kagus(self, animals: list[int]) -> list[int]:
+        """K26: the kagus that may be the one on a 3-turtle's flooded place, unclamped first."""
+        kagus = [a for a in animals if a % 5 == KAGU]
+        loose = [a for a in kagus if not self.clamped(a)]
+        return loose or kagus
+
+    def can_dive(self, place: int) -> bool:
+        """K15, K16: the new size exists and every animal that must go can be thrown off."""
+        size = self.size[place]
+        if size == 3 and not self.small:
+            return False
+        smaller = size - 1
+        animals = self.on[place]
+        if smaller == 0 or len(animals) <= smaller:
+            return True
+        animals = animals[:]
+        if size == 3 and len(animals) == 4:
+            animals.remove(self.flooded_kagus(animals)[0])
+        loose = sum(1 for a in animals if not self.clamped(a))
+        return loose >= (0 if fits(smaller, animals) else len(animals) - smaller)
+
+    def can_float(self, place: int) -> bool:
+        """K17: not a 4, and 2 -> 3 needs a large tile."""
+        size = self.size[place]
+        return size < 4 and not (size == 2 and not self.large)
+
+    def dive(self, place: int) -> None:
+        """K15, K18: the turtle dives; an over-full one waits for the player to throw animals off."""
+        size = self.size[place]
+        if size == 1:
+            self.small += 1
+            for animal in self.on[place]:
+                self.to_island(animal)
+            self.size[place] = 0
+            self.on[place] = []
+            return
+        if size == 3:
+            self.large += 1
+            self.small -= 1
+        self.size[place] = size - 1
+        animals = self.on[place]
+        kagu_first = size == 3 and len(animals) == 4
+        if kagu_first or not fits(size - 1, animals):
+            self.throw_at = place
+            self.throw_kagu = kagu_first
+
+    def float_up(self, place: int) -> None:
+        """K17: one size up; 2 -> 3 swaps tiles with the supply."""
+        if self.size[place] == 2:
+            self.large -= 1
+            self.small += 1
+        self.size[place] += 1
+
+    def throw_codes(self) -> list[int]:
+        """K18, K26, K34: the animals the player may throw off the diving turtle."""
+        animals = self.on[self.throw_at]
+        if self.throw_kagu:
+            return [THROW_CODE + a for a in self.flooded_kagus(animals)]
+        return [THROW_CODE + a for a in animals if not self.clamped(a)]
+
+    def throw(self, animal: int) -> None:
+        """Throw one animal off the diving turtle; the throw is over once the rest fit."""
+        place = self.throw_at
+        self.on[place].remove(animal)
+        self.to_island(animal)
+        if fits(self.size[place], self.on[place]):
+            self.throw_at = -1
+        self.throw_kagu = False
+
+    # -- animals (animals.py) --------------------------------------------------------------------------
+
+    def moves(self, seat: int) -> list[int]:
+        """K19-K27: every move of ``seat``'s animals now, from the island first, then by kind."""
+        size, on, loc = self.size, self.on, self.loc
+        tired = [k for s, k, _ in self.tired if s == seat] if self.tired else ()
+        moved = self.moved
+        base = seat * 5
+        out: list[int] = []
+        if not moved:
+            free: list[int] | None = None
+            for kind in self.kinds:
+                if loc[base + kind] != ISLAND or kind in tired:
+                    continue
+                if free is None:
+                    free = [p for p in range(0, self.cols * 4, 4) if len(on[p]) < size[p]]
+                codes = MOVE_CODES[kind]
+                if kind != KOALA:
+                    out += [codes[p] for p in free]
+                    continue
+                for p in range(0, self.cols * 4, 4):  # K25: a koala may displace an animal
+                    if size[p]:
+                        if p in free:
+                            out.append(codes[p])
+                        else:
+                            self.bumps(base + kind, p, True, out)
+        cloudy = self.event == CLOUDY
+        for kind in self.kinds:
+            animal = base + kind
+            place = loc[animal]
+            if place >= ISLAND or kind in tired:
+                continue
+            if kind in moved and not (self.extra and not (cloudy and kind == KOALA)):
+                continue  # K30, K39: a second move needs a feeding station, and a koala no clouds
+            self.from_turtle(animal, kind, place, out)
+        return out
+
+    def from_turtle(self, animal: int, kind: int, place: int, out: list[int]) -> None:
+        """K21-K24: the moves of an animal on the turtle at ``place``."""
+        size, on = self.size, self.on
+        codes = MOVE_CODES[kind]
+        for to in (RABBIT_TO if kind == RABBIT else STEP_TO)[self.cols][place]:
+            room = size[to]
+            if room:
+                if len(on[to]) < room:
+                    out.append(codes[to])
+                else:
+                    self.arrive(animal, kind, to, out)
+        if kind == MONKEY:
+            for over, to in JUMP_TO[self.cols][place]:
+                room = size[to]
+                if room and size[over]:
+                    if len(on[to]) < room:
+                        out.append(codes[to])
+                    else:
+                        self.arrive(animal, kind, to, out)
+        row = place & 3
+        if row == 3:
+            out.append(codes[MAINLAND])
+        elif row == 0:
+            out.append(codes[ISLAND])
+
+    def arrive(self, animal: int, kind: int, to: int, out: list[int]) -> None:
+        """Onto a full turtle: by the kagu's flooded place, or a koala displacing an animal (K25, K26)."""
+        if room_for(self.size[to], self.on[to], kind, False):
+            out.append(MOVE_CODES[kind][to])
+        elif kind == KOALA:
+            self.bumps(animal, to, False, out)
+
+    def bumps(self, koala: int, to: int, from_island: bool, out: list[int]) -> None:
+        """K25: the koala displaces one animal, never a koala nor one holding a clamp grip, if that
+        makes room; from the island it needs a place that is not flooded (K26)."""
+        size, animals = self.size[to], self.on[to]
+        code = MOVE_CODES[KOALA][to] + 1
+        for victim in animals:
+            if victim % 5 == KOALA or self.clamped(victim):
+                continue
+            rest = [a for a in animals if a != victim]
+            if from_island:
+                room = fits(size, [*rest, koala])
+            else:
+                room = room_for(size, rest, KOALA, False)
+            if room:
+                out.append(code + victim)
+
+    def can_move(self, seat: int) -> bool:
+        """Whether any animal of ``seat`` may move now."""
+        return bool(self.moves(seat))
+
+    def move(self, code: int) -> None:
+        """Make a move of :meth:`moves`; a displaced animal swims home."""
+        detail = code - MOVE_CODES[0][0]
+        bump = detail & 31
+        to = (detail >> 5) & 31
+        kind = detail >> 10
+        seat = self.turn
+        animal = seat * 5 + kind
+        loc = self.loc
+        place = loc[animal]
+        if place < ISLAND:
+            self.on[place].remove(animal)
+            if self.clamp[seat] == kind:
+                self.clamp[seat] = -1
+        else:
+            self.placed = True
+        if kind in self.moved:
+            self.extra -= 1
+        else:
+            self.moved.append(kind)
+        if to < ISLAND:
+            if bump:
+                self.on[to].remove(bump - 1)
+                self.to_island(bump - 1)
+            self.on[to].append(animal)
+            loc[animal] = to
+        elif to == ISLAND:
+            self.to_island(animal)
+        else:
+            self.rescue(animal)
+
+    # -- cards (cards.py) ------------------------------------------------------------------------------
+
+    def may_play(self) -> bool:
+        """Whether the player on turn may still play a card this turn."""
+        return (
+            bool(self.hands[self.turn]) and not self.carded and self.variant != CHILDREN
+            and self.phase in (DIE, TURTLE, ANIMALS_STEP)
+        )
+
+    def card_codes(self, seat: int, out: list[int]) -> None:
+        """K29-K35: the cards ``seat`` may play now, with every choice each allows."""
+        if not self.may_play() or seat != self.turn:
+            return
+        size, on, cloudy = self.size, self.on, self.event == CLOUDY
+        for card in self.hands[seat]:
+            base = PLAY + card * 64
+            if card == FEEDING:
+                out.append(base)
+            elif card == CURRENT:
+                out += [base + 1 + p for p in ROW_ORDER[self.cols] if size[p] and self.may_carry(p)]
+            elif card == CLAMP:
+                out += [
+                    base + 1 + a % 5 for p in ROW_ORDER[self.cols] if size[p]
+                    for a in on[p] if a // 5 == seat and not (cloudy and a % 5 == KOALA)
+                ]
+            else:
+                for p in ROW_ORDER[self.cols]:
+                    if not size[p]:
+                        continue
+                    for a in on[p]:
+                        owner, kind = divmod(a, 5)
+                        if owner == seat or (cloudy and kind == KOALA):
+                            continue
+                        if card == SHARK:
+                            if p & 3 == 3 or self.clamped(a):
+                                continue  # K35: no shark in the mainland's shallows
+                        elif self.is_tired(owner, kind):
+                            continue
+                        out.append(base + 1 + a)
+
+    def may_carry(self, place: int) -> bool:
+        """K32, K39: a current carries a turtle as a die would, never into the open sea, and in a
+        cloudy round not when it carries or pushes a koala."""
+        col, row = place >> 2, place & 3
+        end = self.chain_end(col, row)
+        if end < 0 or end == self.cols:
+            return False
+        if self.event != CLOUDY:
+            return True
+        return not any(a % 5 == KOALA for c in range(col, end) for a in self.on[c * 4 + row])
+
+    def discard(self, seat: int, card: int) -> None:
+        """``seat`` plays its kept ``card``: it goes face up on its discard pile."""
+        at = self.hands[seat].index(card)
+        self.hands[seat] = self.hands[seat][:at] + self.hands[seat][at + 1:]
+        self.handles[seat] = self.handles[seat][:at] + self.handles[seat][at + 1:]
+        self.played[seat] = [*self.played[seat], card]
+
+    def play(self, code: int) -> None:
+        """Play a card of :meth:`card_codes`; one against another's animal may wait for an answer (K36)."""
+        card, detail = divmod(code - PLAY, 64)
+        seat = self.turn
+        self.discard(seat, card)
+        self.carded = True
+        if card == FEEDING:
+            self.extra += 1
+        elif card == CURRENT:
+            self.drift((detail - 1) >> 2, (detail - 1) & 3)
+        elif card == CLAMP:
+            self.clamp[seat] = detail - 1
+        else:
+            target = detail - 1
+            owner = target // 5
+            if self.hands[owner] and owner not in self.answered:
+                self.pending = (card, seat, target, self.phase)
+                self.phase = ANSWER
+            else:
+                self.strike(card, target)
+
+    def answer_codes(self) -> list[int]:
+        """K36: pass, or the one card that answers the card played."""
+        assert self.pending is not None
+        card = self.pending[0]
+        out = [PASS]
+        for held in self.hands[self.pending[2] // 5]:
+            if held in ANSWERS and card in ANSWERS[held]:
+                out.append(ANSWER_CODE + held)
+        return out
+
+    def answer(self, code: int) -> None:
+        """Take the answer: a pass lets the card strike; an answering card stops it."""
+        assert self.pending is not None
+        card, _, target, resume = self.pending
+        if code == PASS:
+            self.strike(card, target)
+        else:
+            owner, kind = divmod(target, 5)
+            held = code - ANSWER_CODE
+            self.discard(owner, held)
+            self.answered = [*self.answered, owner]
+            if held == CLAMP:
+                self.clamp[owner] = kind
+        self.phase = resume
+        self.pending = None
+
+    def strike(self, card: int, target: int) -> None:
+        """A card's effect on an animal: it rests (with its owner's others on that turtle), sleeps, or
+        swims home from a shark."""
+        owner, kind = divmod(target, 5)
+        place = self.loc[target]
+        if card == SLEEP:
+            self.tired = [*self.tired, [owner, kind, TIRED_TURNS[card]]]
+        elif card == REST:
+            cloudy = self.event == CLOUDY
+            resting = [
+                [owner, k, TIRED_TURNS[card]] for k in self.kinds
+                if self.loc[owner * 5 + k] == place and not self.is_tired(owner, k)
+                and not (cloudy and k == KOALA)
+            ]
+            self.tired = [*self.tired, *resting]
+        else:
+            self.on[place].remove(target)
+            self.to_island(target)
+
+    # -- events (events.py) ----------------------------------------------------------------------------
+
+    def turn_card(self, name: str) -> None:
+        """K38-K45: turn the round's event card and carry it out."""
+        left = list(self.events_left)
+        left.remove(name)
+        self.events_left = left
+        self.events_seen = [*self.events_seen, name]
+        event = self.event = EVENTS.index(name)
+        if event == CLOUDY:
+            self.tired = [t for t in self.tired if t[1] != KOALA]
+        elif event == THUNDERSTORM:
+            self._thunderstorm()
+        elif event == SUNSHINE:
+            self._sunshine()
+        elif event == FLOW:
+            self._flow()
+        elif event == STORM:
+            self._storm()
+
+    def _thunderstorm(self) -> None:
+        """K41: each player's rabbit and monkey swap places."""
+        if RABBIT not in self.kinds or MONKEY not in self.kinds:
+            return
+        loc, on = self.loc, self.on
+        for seat in range(self.seats):
+            rabbit, monkey = seat * 5 + RABBIT, seat * 5 + MONKEY
+            at_rabbit, at_monkey = loc[rabbit], loc[monkey]
+            if at_rabbit == MAINLAND or at_monkey == MAINLAND or self.clamped(rabbit) or self.clamped(monkey):
+                continue
+            if at_rabbit == at_monkey:
+                continue
+            if at_rabbit < ISLAND:
+                on[at_rabbit].remove(rabbit)
+            if at_monkey < ISLAND:
+                on[at_monkey].remove(monkey)
+            for animal, to in ((rabbit, at_monkey), (monkey, at_rabbit)):
+                if to < ISLAND:
+                    on[to].append(animal)
+                    loc[animal] = to
+                else:
+                    self.to_island(animal)
+
+    def _sunshine(self) -> None:
+        """K42: lizards walk north, the northernmost first; from row 4 on to the mainland."""
+        size, on = self.size, self.on
+        walkers = [
+            (place, a)
+            for row in (3, 2, 1, 0) for place in range(row, self.cols * 4, 4) if size[place]
+            for a in on[place] if a % 5 == LIZARD and not self.clamped(a)
+        ]
+        for place, lizard in walkers:
+            row = place & 3
+            ahead = place + 1
+            if row < 3 and (not size[ahead] or not fits(size[ahead], [*on[ahead], lizard])):
+                continue
+            on[place].remove(lizard)
+            if row + 1 < 3:
+                on[ahead].append(lizard)
+                self.loc[lizard] = ahead
+            else:
+                self.rescue(lizard)
+
+    def _flow(self) -> None:
+        """K43: in each row the easternmost turtle drifts west if that place is free."""
+        size = self.size
+        for row in range(4):
+            occupied = [col for col in range(self.cols) if size[col * 4 + row]]
+            if occupied and occupied[-1] > 0 and not size[(occupied[-1] - 1) * 4 + row]:
+                east = occupied[-1] * 4 + row
+                self._shift(east, east - 4)
+
+    def _storm(self) -> None:
+        """K44: every kagu afloat is blown home, but one holding fast."""
+        size, on = self.size, self.on
+        for place in ROW_ORDER[self.cols]:
+            if size[place]:
+                for a in on[place][:]:
+                    if a % 5 == KAGU and not self.clamped(a):
+                        on[place].remove(a)
+                        self.to_island(a)
+
+    # -- the order of play (turn.py) -------------------------------------------------------------------
+
+    def enter_turtle(self) -> None:
+        """The chosen die's turtle action, if it has any (K9: else on to the animals)."""
+        codes = self.die_codes(self.die)
+        if not codes:
+            self.enter_animals()
+            return
+        self.phase = TURTLE
+        if self.die >= 5:
+            codes.append(PASS)
+        if self.may_play():
+            self.card_codes(self.turn, codes)
+        self._legal = codes
+
+    def enter_animals(self) -> None:
+        """The animals step; a player with no move and no card to play is done at once."""
+        self.phase = ANIMALS_STEP
+        if self.may_play():
+            self._legal = None
+            return
+        codes = self.moves(self.turn)
+        if not codes:
+            self.end_turn()
+            return
+        codes.append(DONE)
+        self._legal = codes
+
+    def after_turtle(self) -> None:
+        """After a turtle action: throw animals off an over-full turtle, or move animals."""
+        if self.throw_at >= 0:
+            self.phase = THROW
+        else:
+            self.enter_animals()
+
+    def reenter(self) -> None:
+        """Back to the step a card interrupted; a current may have changed what the die allows."""
+        if self.phase == TURTLE:
+            self.enter_turtle()
+        elif self.phase == ANIMALS_STEP:
+            self.enter_animals()
+
+    def end_turn(self) -> None:
+        """The next player's turn; after the last one, the round's end (K46)."""
+        seat = self.turn
+        if self.tired:
+            self.tired = [[s, k, n - 1 if s == seat else n] for s, k, n in self.tired if s != seat or n > 1]
+        self.dice = []
+        self.die = 0
+        self.moved = []
+        self.placed = False
+        self.extra = 0
+        self.carded = False
+        self._legal = None
+        seat += 1
+        if seat < self.seats:
+            self.turn = seat
+            self.phase = ROLL
+            return
+        self.turn = 0
+        self.answered = []
+        if self.variant == PROFESSIONAL:
+            self.event = NO_EVENT
+            if self.finished or self.round >= DRAWN:
+                self.finish()
+                return
+        self.round += 1
+        self.phase = EVENT if self.variant == PROFESSIONAL else ROLL
+
+    def finish(self) -> None:
+        """The game is over; the kept cards nobody played wait to be opened (K49)."""
+        self.phase = REVEAL if any(self.hands) else OVER
