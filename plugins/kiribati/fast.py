@@ -29,7 +29,6 @@ from atoll.plugins.kiribati.fast_codes import (
     KEEP,
     KEEP_CARDS,
     KEEP_CODES,
-    MOVE,
     NEW,
     PASS,
     PLAY,
@@ -50,7 +49,6 @@ from atoll.plugins.kiribati.state import initial_state
 
 __all__ = ["KiribatiSimulator", "encode", "simulator"]
 
-_MILLION = 1_000_000
 #: Victory points (K47) by animal kind and by card number.
 _ANIMAL_POINTS = tuple(ANIMAL_POINTS[kind] for kind in ANIMALS)
 _CARD_POINTS = {card: CARD_POINTS[card] for card in CARDS}
@@ -125,49 +123,59 @@ class KiribatiSimulator(FastBoard, Simulator):
     def apply(self, code: int) -> None:
         """Take the listed action with this code, then answer chance up to the next decision."""
         self._legal = None
-        kind = code // _MILLION
-        if code == DONE:
-            self.end_turn()
-        elif kind == MOVE // _MILLION:
-            self.move(code)
-            if self.finished and self.variant != PROFESSIONAL:
-                self.finish()  # K28: the first to rescue every animal wins at once
+        phase = self.phase
+        if phase == ANIMALS_STEP:  # the commonest step first; its codes: moves, done, cards
+            if code == DONE:
+                self.end_turn()
+            elif code < PLAY:
+                self.move(code)
+                if self.finished and self.variant != PROFESSIONAL:
+                    self.finish()  # K28: the first to rescue every animal wins at once
+                else:
+                    self.enter_animals()
             else:
+                self._play(code)
+        elif phase == DIE:
+            if code < DRIFT:
+                self.die = code - DIE_CODE
+                self.enter_turtle()
+            else:
+                self._play(code)
+        elif phase == TURTLE:
+            if code < NEW:
+                place = code - DRIFT
+                self.drift(place >> 2, place & 3)
                 self.enter_animals()
-        elif kind == DIE_CODE // _MILLION:
-            self.die = code - DIE_CODE
-            self.enter_turtle()
-        elif kind == DRIFT // _MILLION:
-            place = code - DRIFT
-            self.drift(place >> 2, place & 3)
-            self.enter_animals()
-        elif kind == NEW // _MILLION:
-            size, row = divmod(code - NEW, 8)
-            self.put_new(size, row - 1)
-            self.enter_animals()
-        elif kind == DIVE // _MILLION:
-            self.dive(code - DIVE)
-            self.after_turtle()
-        elif kind == FLOAT // _MILLION:
-            self.float_up(code - FLOAT)
-            self.enter_animals()
-        elif code == PASS and self.phase == TURTLE:
-            self.enter_animals()
-        elif kind == THROW_CODE // _MILLION:
+            elif code < DIVE:
+                size, row = divmod(code - NEW, 8)
+                self.put_new(size, row - 1)
+                self.enter_animals()
+            elif code < FLOAT:
+                self.dive(code - DIVE)
+                self.after_turtle()
+            elif code < THROW_CODE:
+                self.float_up(code - FLOAT)
+                self.enter_animals()
+            elif code == PASS:
+                self.enter_animals()
+            else:
+                self._play(code)
+        elif phase == THROW:
             self.throw(code - THROW_CODE)
             if self.throw_at < 0:
                 self.enter_animals()
-        elif kind == PLAY // _MILLION:
-            self.play(code)
-            if self.phase != ANSWER:
-                self.reenter()
-        elif kind == SECRET // _MILLION:
-            self._keep(code)
-        else:  # an answer, or a pass in answer to a card
+        elif phase == ANSWER:
             self.answer(code)
             self.reenter()
+        else:
+            self._keep(code)
         if self.phase >= SETUP:
             self._chance()
+
+    def _play(self, code: int) -> None:
+        self.play(code)
+        if self.phase != ANSWER:
+            self.reenter()
 
     def put_new(self, size: int, row: int) -> None:
         """K7: a tile from the supply, showing ``size`` places, in column 1 of ``row``."""

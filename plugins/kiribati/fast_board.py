@@ -664,14 +664,14 @@ class FastBoard:
         self.phase = TURTLE
         if self.die >= 5:
             codes.append(PASS)
-        if self.may_play():
+        if self.hands[self.turn] and not self.carded and self.variant != CHILDREN:  # may_play(), inlined
             self.card_codes(self.turn, codes)
         self._legal = codes
 
     def enter_animals(self) -> None:
         """The animals step; a player with no move and no card to play is done at once."""
         self.phase = ANIMALS_STEP
-        if self.may_play():
+        if self.hands[self.turn] and not self.carded and self.variant != CHILDREN:  # may_play(), inlined
             self._legal = None
             return
         codes = self.moves(self.turn)
