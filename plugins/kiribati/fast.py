@@ -1,4 +1,4 @@
-"""Kiribati's fast path: a simulator over a mutable board of small ints (:mod:`.fast_board`).
+"""Kiribati's fast path: a simulator over a mutable board of small ints (:mod:`.fast_turns`).
 
 The rule modules stay the reference (and the only path on a table); the simulator
 does what they do on lists changed in place, lists legal actions straight from the
@@ -14,7 +14,6 @@ import random
 
 from atoll import JSON, Action, Config, Results, State
 from atoll.fast import OVER, Draws, Position, RandomDraws, Simulator
-from atoll.plugins.kiribati.fast_board import FastBoard
 from atoll.plugins.kiribati.fast_codes import (
     ANIMALS_STEP,
     ANSWER,
@@ -44,6 +43,7 @@ from atoll.plugins.kiribati.fast_codes import (
 )
 from atoll.plugins.kiribati.fast_codes import OVER as OVER_PHASE
 from atoll.plugins.kiribati.fast_state import dump, load
+from atoll.plugins.kiribati.fast_turns import FastTurns
 from atoll.plugins.kiribati.meta import ANIMAL_POINTS, ANIMALS, CARD_POINTS, CARDS
 from atoll.plugins.kiribati.state import initial_state
 
@@ -54,8 +54,8 @@ _ANIMAL_POINTS = tuple(ANIMAL_POINTS[kind] for kind in ANIMALS)
 _CARD_POINTS = {card: CARD_POINTS[card] for card in CARDS}
 
 
-class KiribatiSimulator(FastBoard, Simulator):
-    """One Kiribati game in play, every kept card known, on a :class:`FastBoard`."""
+class KiribatiSimulator(FastTurns, Simulator):
+    """One Kiribati game in play, every kept card known, on a :class:`FastTurns`."""
 
     __slots__ = ("draws", "faces", "seals")
 
