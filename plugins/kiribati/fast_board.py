@@ -36,6 +36,7 @@ from atoll.plugins.kiribati.fast_codes import (
     NEW,
     RABBIT,
     ROW_ORDER,
+    ROW_PLACES,
     STORM,
     SUNSHINE,
     THROW_CODE,
@@ -189,11 +190,11 @@ class FastBoard:
 
     def row_codes(self, row: int, out: list[int]) -> None:
         """K7-K9: drift any turtle of the row, or put a new one in its empty first place."""
-        size, net = self.size, self.event == FISHING_NET
-        for col in range(self.cols):
-            place = col * 4 + row
-            if size[place] and (not net or self.chain_end(col, row) >= 0):
-                out.append(DRIFT + place)
+        size, places = self.size, ROW_PLACES[self.cols][row]
+        if self.event == FISHING_NET:
+            out += [DRIFT + p for p in places if size[p] and self.chain_end(p >> 2, row) >= 0]
+        else:
+            out += [DRIFT + p for p in places if size[p]]
         if not size[row]:
             if self.large:
                 out += (NEW + 32 + row + 1, NEW + 24 + row + 1)
@@ -210,11 +211,13 @@ class FastBoard:
                 self.row_codes(row, out)
         else:
             size = self.size
+            large = self.large
             for place in ROW_ORDER[self.cols]:
-                if size[place]:
+                turtle = size[place]
+                if turtle:
                     if self.can_dive(place):
                         out.append(DIVE + place)
-                    if self.can_float(place):
+                    if turtle < 4 and (turtle != 2 or large):  # can_float(), inlined
                         out.append(FLOAT + place)
         return out
 

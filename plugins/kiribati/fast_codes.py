@@ -121,5 +121,13 @@ def _jumps(cols: int) -> tuple[tuple[tuple[int, int], ...], ...]:
 STEP_TO = {cols: _steps(STEPS, cols) for cols in (5, 6)}
 RABBIT_TO = {cols: _steps(RABBIT_STEPS, cols) for cols in (5, 6)}
 JUMP_TO = {cols: _jumps(cols) for cols in (5, 6)}
+#: By board width, by animal kind: the steps an animal of that kind may take (a rabbit's diagonals too).
+KIND_STEPS = {
+    cols: tuple(RABBIT_TO[cols] if kind == RABBIT else STEP_TO[cols] for kind in range(5)) for cols in (5, 6)
+}
+#: By board width and row: the row's places, west to east.
+ROW_PLACES = {
+    cols: tuple(tuple(col * 4 + row for col in range(cols)) for row in range(ROWS)) for cols in (5, 6)
+}
 #: By board width: every place row by row from the south, west to east (the rules' board order).
 ROW_ORDER = {cols: tuple(col * 4 + row for row in range(ROWS) for col in range(cols)) for cols in (5, 6)}

@@ -20,6 +20,7 @@ from atoll.plugins.kiribati.fast_codes import (
     ISLAND,
     JUMP_TO,
     KAGU,
+    KIND_STEPS,
     KOALA,
     MAINLAND,
     MONKEY,
@@ -29,15 +30,12 @@ from atoll.plugins.kiribati.fast_codes import (
     PASS,
     PLAY,
     PROFESSIONAL,
-    RABBIT,
-    RABBIT_TO,
     REST,
     REVEAL,
     ROLL,
     ROW_ORDER,
     SHARK,
     SLEEP,
-    STEP_TO,
     THROW,
     TURTLE,
 )
@@ -90,6 +88,7 @@ class FastTurns(FastBoard):
                         else:
                             self.bumps(base + kind, p, True, out)
         cloudy = self.event == CLOUDY
+        steps = KIND_STEPS[self.cols]
         for kind in self.kinds:
             animal = base + kind
             place = loc[animal]
@@ -97,33 +96,35 @@ class FastTurns(FastBoard):
                 continue
             if kind in moved and not (self.extra and not (cloudy and kind == KOALA)):
                 continue  # K30, K39: a second move needs a feeding station, and a koala no clouds
-            self.from_turtle(animal, kind, place, out)
-        return out
-
-    def from_turtle(self, animal: int, kind: int, place: int, out: list[int]) -> None:
-        """K21-K24: the moves of an animal on the turtle at ``place``."""
-        size, on = self.size, self.on
-        codes = MOVE_CODES[kind]
-        for to in (RABBIT_TO if kind == RABBIT else STEP_TO)[self.cols][place]:
-            room = size[to]
-            if room:
-                if len(on[to]) < room:
-                    out.append(codes[to])
-                else:
-                    self.arrive(animal, kind, to, out)
-        if kind == MONKEY:
-            for over, to in JUMP_TO[self.cols][place]:
+            # K21-K23: steps onto turtles with room (made here, not in a method: the commonest listing)
+            codes = MOVE_CODES[kind]
+            for to in steps[kind][place]:
                 room = size[to]
-                if room and size[over]:
+                if room:
                     if len(on[to]) < room:
                         out.append(codes[to])
                     else:
                         self.arrive(animal, kind, to, out)
-        row = place & 3
-        if row == 3:
-            out.append(codes[MAINLAND])
-        elif row == 0:
-            out.append(codes[ISLAND])
+            if kind == MONKEY:
+                self.jumps(animal, place, out)
+            row = place & 3
+            if row == 3:  # K22: ashore from row 4, home from row 1
+                out.append(codes[MAINLAND])
+            elif row == 0:
+                out.append(codes[ISLAND])
+        return out
+
+    def jumps(self, monkey: int, place: int, out: list[int]) -> None:
+        """K24: the monkey jumps straight over one turtle onto the next, never over open water."""
+        size, on = self.size, self.on
+        codes = MOVE_CODES[MONKEY]
+        for over, to in JUMP_TO[self.cols][place]:
+            room = size[to]
+            if room and size[over]:
+                if len(on[to]) < room:
+                    out.append(codes[to])
+                else:
+                    self.arrive(monkey, MONKEY, to, out)
 
     def arrive(self, animal: int, kind: int, to: int, out: list[int]) -> None:
         """Onto a full turtle: by the kagu's flooded place, or a koala displacing an animal (K25, K26)."""
