@@ -19,7 +19,7 @@ from atoll.plugins.kiribati.fast_check import CONFIGS, check_game
 from tests.kiribati.scenario import GAME
 
 #: Random games a variant and seat count checked in the suite, each at every EVERY-th decision.
-GAMES = {"children": 100, "family": 100, "professional": 300}
+GAMES = {"children": 200, "family": 200, "professional": 300}
 EVERY = 97
 
 
