@@ -47,7 +47,8 @@ TIRED_TURNS = {REST: 1, SLEEP: 2}
 
 
 def room_for(size: int, animals: list[int], kind: int, from_island: bool) -> bool:
-    """Whether an animal of ``kind`` finds room among ``animals`` (see :func:`pieces.room_for`)."""
+    """Whether an animal of ``kind`` finds room among ``animals``, as
+    :func:`atoll.plugins.kiribati.pieces.room_for` decides (K26)."""
     aboard = len(animals)
     if aboard < size:
         return True
@@ -148,10 +149,6 @@ class FastTurns(FastBoard):
                 room = room_for(size, rest, KOALA, False)
             if room:
                 out.append(code + victim)
-
-    def can_move(self, seat: int) -> bool:
-        """Whether any animal of ``seat`` may move now."""
-        return bool(self.moves(seat))
 
     def move(self, code: int) -> None:
         """Make a move of :meth:`moves`; a displaced animal swims home."""
