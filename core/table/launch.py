@@ -8,15 +8,21 @@ sockets, DNS-SD, bot processes) is set up and torn down here, also when the game
 from __future__ import annotations
 
 import asyncio
+import errno
 import json
 import os
 import secrets
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
+from typing import TypeVar
+
+import zmq
+from nacl.signing import SigningKey
 
 from atoll.engine.match import Match
 from atoll.engine.observation import Observation
@@ -29,8 +35,18 @@ from atoll.registry import Registry
 from atoll.table.follow import Link, connect_to, follow, host_here, moved_to, standby_address
 from atoll.table.host import Sequencer
 from atoll.table.log import PROTOCOL
-from atoll.table.peer import Chooser, PeerSession, TableFailed, bot_chooser, handshake
-from atoll.table.person import full_screen, host_sender, person_chooser, play_on_screen, say_event
+from atoll.table.peer import Chooser, PeerSession, TableFailed, Welcome, bot_chooser, handshake
+from atoll.table.person import (
+    FINISHED,
+    LEFT,
+    REMATCH,
+    Terminal,
+    full_screen,
+    host_sender,
+    person_chooser,
+    play_on_screen,
+    say_event,
+)
 from atoll.table.serve import NobodyCame, run_host
 from atoll.table.store import (
     TableFiles,
@@ -44,6 +60,15 @@ from atoll.table.store import (
 )
 from atoll.table.table import HOST_TIMEOUT_S, Event, Table
 from atoll.types import Action
+
+#: How long a person who asked for a rematch waits for the host's next game at the same address.
+REMATCH_WAIT_S = 180.0
+#: How long one knock at the address waits for a welcome while waiting for the next game.
+KNOCK_S = 3.0
+#: How long a port given is tried again: the previous game's sockets at the same port (a rematch)
+#: may still be letting go of it.
+BIND_WAIT_S = 10.0
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -90,8 +115,71 @@ def _seat_bot(found: Registry, kind: str, table: Table) -> Chooser:
     return choose
 
 
-async def host_table(plan: HostPlan, found: Registry, profile: Profile) -> int:
-    """Open the table, serve it until the game is over, close everything; the exit status."""
+@dataclass(frozen=True)
+class Served:
+    """How serving a table ended: the exit status, how the host's person left the screen
+    (``"finished"`` when nobody sat at it), and the port the table listened on."""
+
+    status: int
+    ending: str
+    port: int | None
+
+
+async def host_table(
+    plan: HostPlan, found: Registry, profile: Profile, *, terminal: Terminal | None = None
+) -> int:
+    """Open the table, serve it until the game is over, close everything; the exit status.
+
+    When the host's person asks for a rematch on the result screen, the next game (the same, or
+    another chosen on the host form) opens as a new table, with a new id and new secrets, at the same
+    address and with the same key, and new bot processes; the others find it by knocking there
+    (:func:`join_table`). ``terminal`` is for tests (a pipe input and a dummy output).
+    """
+    while True:
+        host, files = _open_table(plan, found, profile)
+        served = await _serve(plan, host, files, found, profile, start_bots=True, terminal=terminal)
+        following = await _next_game(served, plan, found, terminal)
+        if following is None:
+            return served.status
+        plan = following
+        if not plan.quiet:
+            print(f"opening the next game at the same address: {plan.game} ({plan.variant})", flush=True)
+
+
+async def _next_game(
+    served: Served, plan: HostPlan, found: Registry, terminal: Terminal | None
+) -> HostPlan | None:
+    """The plan of the rematch the host's person asked for (the host form, filled in with the game
+    just played), or ``None``: no rematch asked, or the form closed without one."""
+    if served.ending != REMATCH or served.status != 0:
+        return None
+    from atoll.tui.host_form import HostChoice, choose_next_game
+
+    games = [installed.game.info for installed in found.games.values()]
+    last = HostChoice(plan.game, plan.variant, plan.seats, plan.bots, plan.bot_kind)
+    terminal = terminal or Terminal()
+    choice = await choose_next_game(
+        games,
+        lambda game: sorted(kind.name for kind in found.bots_for(game)),
+        last,
+        input=terminal.input,
+        output=terminal.output,
+    )
+    if choice is None:
+        return None
+    return replace(
+        plan,
+        game=choice.game,
+        variant=choice.variant,
+        seats=choice.seats,
+        bots=choice.bots,
+        bot_kind=choice.bot_kind or plan.bot_kind,
+        port=served.port,
+    )
+
+
+def _open_table(plan: HostPlan, found: Registry, profile: Profile) -> tuple[Sequencer, TableFiles]:
+    """A new table for ``plan``: a new id and master secret, its folder, and the host's own seat."""
     key = profile.identity.signing_key()
     table_id = f"{plan.game.replace('_', '-')}-{secrets.token_hex(12)}"
     files = table_files(tables_dir(profile.home), table_id)
@@ -113,7 +201,7 @@ async def host_table(plan: HostPlan, found: Registry, profile: Profile) -> int:
     )
     if not plan.headless:
         host.local(host.table.compose("sit", {"name": profile.name}))
-    return await _serve(plan, host, files, found, profile, start_bots=True)
+    return host, files
 
 
 async def resume_host(table_id: str | None, found: Registry, profile: Profile, *, quiet: bool) -> int:
@@ -151,7 +239,9 @@ async def resume_host(table_id: str | None, found: Registry, profile: Profile, *
         if not quiet:
             print(f"resuming table {table.id} from {len(table.log.entries)} entries", flush=True)
         try:
-            return await _serve(plan, host, files, found, profile, start_bots=False)
+            served = await _serve(plan, host, files, found, profile, start_bots=False)
+            following = await _next_game(served, plan, found, None)
+            return served.status if following is None else await host_table(following, found, profile)
         except NobodyCame as exc:
             elsewhere = await moved_to(key, table, wait=10.0)  # ask once more, patiently, before giving up
             if elsewhere is None:
@@ -177,8 +267,9 @@ async def resume_host(table_id: str | None, found: Registry, profile: Profile, *
             sealed_path=files.sealed,
         )
         link = Link(key, elsewhere)
-        try:
-            return await _play(table, link, role, plan.own_bot, quiet, found, profile, standby=None)
+        try:  # a rematch asked here finds no next game: the table's host is another seat now
+            status, _ = await _play(table, link, role, plan.own_bot, quiet, found, profile, standby=None)
+            return status
         finally:
             link.close()
     raise AssertionError("unreachable")
@@ -196,9 +287,17 @@ def _set_aside(log: Path) -> Path:
 
 
 async def _serve(
-    plan: HostPlan, host: Sequencer, files: TableFiles, found: Registry, profile: Profile, *, start_bots: bool
-) -> int:
-    """Listen, announce, start the bots, serve until the game is over, close everything; the exit status."""
+    plan: HostPlan,
+    host: Sequencer,
+    files: TableFiles,
+    found: Registry,
+    profile: Profile,
+    *,
+    start_bots: bool,
+    terminal: Terminal | None = None,
+) -> Served:
+    """Listen, announce, start the bots, serve until the game is over, close everything; the exit
+    status, how the host's person left the screen, and the port."""
     key = host.key
     host_fp = fingerprint(key.verify_key.encode())
     table = host.table
@@ -216,15 +315,16 @@ async def _serve(
     announcer: Announcer | None = None
     bots: list[subprocess.Popen[bytes]] = []
     say = _quiet if plan.quiet else say_event
+    ending, port = FINISHED, plan.port
     try:
-        port = socket.bind(plan.bind, plan.port)
+        port = await _bound(lambda: socket.bind(plan.bind, plan.port), plan.port is not None)
         if not files.place.exists():
             # written once the port is known: `atoll host --resume` listens there again
             write_place(files, {"role": "host", "plan": {**asdict(plan), "port": port, "quiet": False}})
         keys = KeyService(
             canonical_bytes({"curve": server_keys[0].decode(), "fp": host_fp, "table": table_id})
         )
-        keys.bind(plan.bind, port + 1)
+        await _bound(lambda: keys.bind(plan.bind, port + 1), plan.port is not None)
         key_task = asyncio.create_task(keys.serve())
         reach = "127.0.0.1" if plan.bind in ("0.0.0.0", "::") else plan.bind
         address = f"{reach}:{port}#{server_keys[0].decode()}"
@@ -237,8 +337,9 @@ async def _serve(
             announcer = await _announce(plan, table, port, server_keys[0].decode(), host_fp)
         for index in range(plan.bots if start_bots else 0):
             bots.append(_start_bot(profile.home, table_id, index, address, plan.bot_kind))
-        if not plan.headless and not plan.own_bot and not plan.quiet and full_screen():
-            await play_on_screen(
+        person = not plan.headless and not plan.own_bot and not plan.quiet
+        if person and (terminal is not None or full_screen()):
+            ending = await play_on_screen(
                 table,
                 lambda mine, heard: run_host(host, socket, mine, _with_seats(heard, table, announcer)),
                 host_sender(host, socket),
@@ -246,6 +347,7 @@ async def _serve(
                 hearing=host,
                 hosting=True,
                 note=f"others join with: atoll join --address {address}",
+                terminal=terminal,
             )
         else:
             lobby = table.lobby
@@ -263,7 +365,19 @@ async def _serve(
         if keys is not None:
             keys.close()
         _stop(bots)
-    return _report(table, files.log)
+    return Served(_report(table, files.log), ending, port)
+
+
+async def _bound(bind: Callable[[], T], again: bool) -> T:
+    """``bind()``, tried ``again`` for up to :data:`BIND_WAIT_S` while the address is in use."""
+    deadline = time.monotonic() + BIND_WAIT_S
+    while True:
+        try:
+            return bind()
+        except zmq.ZMQError as exc:
+            if not again or exc.errno != errno.EADDRINUSE or time.monotonic() > deadline:
+                raise
+        await asyncio.sleep(0.2)
 
 
 def _quiet(event: Event) -> None:
@@ -412,13 +526,68 @@ async def learn_host_key(profile: Profile, host: str, port: int, *, quiet: bool)
     return offered, host_fp
 
 
-async def join_table(plan: JoinPlan, found: Registry, profile: Profile) -> int:
-    """Sit (or watch) at the table, play until it is over; the exit status."""
+async def join_table(
+    plan: JoinPlan,
+    found: Registry,
+    profile: Profile,
+    *,
+    after: str | None = None,
+    terminal: Terminal | None = None,
+) -> int:
+    """Sit (or watch) at the table, play until it is over; the exit status.
+
+    When the person asks for a rematch on the result screen, the next game is the next table that
+    answers at the same address (``after``: the id of the table just played, which may answer a
+    little longer); it is joined as this one was. ``terminal`` is for tests.
+    """
+    while True:
+        status, ending, played = await _join_once(plan, found, profile, after, terminal)
+        if ending != REMATCH or status != 0:
+            return status
+        after = played
+        if not plan.quiet:
+            print(
+                f"waiting for the host's next game at {plan.host}:{plan.port} "
+                f"(up to {REMATCH_WAIT_S:.0f} s; Ctrl-C gives up)",
+                flush=True,
+            )
+
+
+async def knock(
+    host: str, port: int, curve: str, key: SigningKey, *, after: str | None, wait: float = REMATCH_WAIT_S
+) -> tuple[PeerSocket, Welcome]:
+    """A socket to the table at ``host:port`` and its welcome. With ``after`` (a table id), knock
+    until a table other than that one answers, for up to ``wait`` seconds: the host closes the
+    finished table and opens the next one at the same address."""
+    deadline = time.monotonic() + wait
+    while True:
+        socket = PeerSocket(key, curve.encode())
+        try:
+            socket.connect(host, port)
+            welcome = await handshake(socket, key, timeout=10.0 if after is None else KNOCK_S)
+            if welcome.table_id != after:
+                return socket, welcome
+            failed: Exception = TableFailed(f"the host at {host}:{port} still holds the finished table")
+        except (TableFailed, OSError) as exc:
+            failed = exc
+        socket.close()
+        if after is None or time.monotonic() > deadline:
+            if after is not None:
+                raise AtollError(
+                    f"no next game opened at {host}:{port} within {wait:.0f} s ({failed}); "
+                    "ask the host, or look in the lobby: atoll join"
+                ) from failed
+            raise failed
+        await asyncio.sleep(1.0)
+
+
+async def _join_once(
+    plan: JoinPlan, found: Registry, profile: Profile, after: str | None, terminal: Terminal | None
+) -> tuple[int, str, str]:
+    """Join one table (the next one after ``after``): the exit status, how the screen ended, its id."""
     key = profile.identity.signing_key()
-    socket = PeerSocket(key, plan.curve.encode())
+    socket, welcome = await knock(plan.host, plan.port, plan.curve, key, after=after)
     try:
-        socket.connect(plan.host, plan.port)
-        welcome = await handshake(socket, key)
         host_fp = fingerprint(welcome.host_key)
         if plan.expected_fp is not None and host_fp != plan.expected_fp:
             raise AtollError(
@@ -453,7 +622,10 @@ async def join_table(plan: JoinPlan, found: Registry, profile: Profile) -> int:
         link = Link(key, socket, announce=plan.announced)
         standby = standby_address(plan.host, plan.port) if role == "sit" else None
         try:
-            return await _play(table, link, role, plan.bot, plan.quiet, found, profile, standby=standby)
+            status, ending = await _play(
+                table, link, role, plan.bot, plan.quiet, found, profile, standby=standby, terminal=terminal
+            )
+            return status, ending, welcome.table_id
         finally:
             link.close()
     finally:
@@ -522,11 +694,15 @@ async def resume_join(
             await follow(session, link, None, _quiet if quiet else say_event)
             print(f"you left table {table.id}: {table.ended or 'the game had ended'}")
             return 0
-        return await _play(
+        status, ending = await _play(
             table, link, role, bot if isinstance(bot, str) else None, quiet, found, profile, standby=standby
         )
     finally:
         link.close()
+    if ending == REMATCH and status == 0:  # the next game at the address this seat first came to
+        again = JoinPlan(host, port, curve, None, None, role == "watch", quiet)
+        return await join_table(again, found, profile, after=table.id)
+    return status
 
 
 async def _play(
@@ -539,9 +715,11 @@ async def _play(
     profile: Profile,
     *,
     standby: str | None,
-) -> int:
+    terminal: Terminal | None = None,
+) -> tuple[int, str]:
     """Sit (or watch) at ``table`` through ``link`` until the game is over, following the table if its
-    host goes and hosting it here if this seat is next; the exit status."""
+    host goes and hosting it here if this seat is next; the exit status, and how the person left the
+    screen (``"finished"`` without one)."""
     session = PeerSession(table, role, profile.name, standby=standby)
     spectate = role == "watch"
     choose: Chooser | None = None
@@ -549,27 +727,29 @@ async def _play(
         choose = _seat_bot(found, bot, table)
     elif not spectate:
         choose = person_chooser(_current_match(table))
+    ending = FINISHED
     try:
         try:
-            if not bot and not quiet and full_screen():
-                left = await play_on_screen(
+            if not bot and not quiet and (terminal is not None or full_screen()):
+                ending = await play_on_screen(
                     table,
                     lambda mine, heard: follow(session, link, mine, heard),
                     link.send,
                     role=role,
                     hearing=session,
                     leave_line="your seat is kept; take it again with: atoll join --resume",
+                    terminal=terminal,
                 )
-                if left:
-                    return 0
+                if ending == LEFT:
+                    return 0, ending
             else:
                 await follow(session, link, choose, _quiet if quiet else say_event)
         except TableFailed as exc:
             print(f"atoll join: {exc}", file=sys.stderr)
-            return 1
+            return 1, ending
     finally:
         table.log.close()
     if quiet and (table.results() is not None or table.left is not None):
-        return 0
+        return 0, ending
     assert table.log.path is not None
-    return _report(table, table.log.path)
+    return _report(table, table.log.path), ending

@@ -13,6 +13,7 @@ import logging
 import os
 import sys
 from collections.abc import Awaitable, Callable, Iterator, Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from atoll.engine.match import Match
@@ -33,6 +34,20 @@ if TYPE_CHECKING:  # prompt_toolkit is imported only when a person plays
     from atoll.client.net_source import NetTable, Serve
     from atoll.tui.palette import Look
     from atoll.tui.screen import TableScreen
+
+
+#: How the table screen ended, as :func:`play_on_screen` says it.
+FINISHED, LEFT, REMATCH = "finished", "left", "rematch"
+
+
+@dataclass(frozen=True)
+class Terminal:
+    """Where a person's screens run: this terminal when not given. Tests pass a pipe ``input``, a
+    dummy ``output``, and ``shown``, which is handed each table screen as it opens."""
+
+    input: Input | None = None
+    output: Output | None = None
+    shown: Callable[[TableScreen], None] | None = None
 
 
 class Hearing(Protocol):
@@ -68,14 +83,13 @@ async def play_on_screen(
     hosting: bool = False,
     leave_line: str | None = None,
     note: str | None = None,
-    input: Input | None = None,
-    output: Output | None = None,
-) -> bool:
+    terminal: Terminal | None = None,
+) -> str:
     """Run the table's loop (``serve(chooser, on_event)``) with a person at the table screen until they
     leave it; the table talk ``hearing`` receives is shown, and ``send`` carries theirs to the host.
-    Prints the result screen's closing lines once the screen is gone; returns whether the person left
-    before the end. ``input``/``output`` are for tests. Raises what keeps the person from sitting down
-    (a full table, a host that refuses)."""
+    Prints the result screen's closing lines once the screen is gone; returns how the screen ended:
+    :data:`FINISHED`, :data:`LEFT` (before the end) or :data:`REMATCH` (``r`` on the result screen).
+    Raises what keeps the person from sitting down (a full table, a host that refuses)."""
     from atoll.client.net_source import NetTable
     from atoll.tui.palette import Look
     from atoll.tui.screen import Ending
@@ -92,25 +106,35 @@ async def play_on_screen(
         source.start(serve)
         try:
             await source.ready()
-            screen = table_screen(source, look=look, input=input, output=output)
+            terminal = terminal or Terminal()
+            screen = table_screen(source, look=look, input=terminal.input, output=terminal.output)
+            if terminal.shown is not None:
+                terminal.shown(screen)
             result = await screen.run()
         finally:
             await source.close()
     for line in result.lines:
         print(line)
-    return result.ending is Ending.LEFT
+    return {Ending.LEFT: LEFT, Ending.REMATCH: REMATCH}.get(result.ending, FINISHED)
 
 
 def table_screen(
     source: NetTable, *, look: Look | None = None, input: Input | None = None, output: Output | None = None
 ) -> TableScreen:
-    """The table screen over a network table (no rematch; leaving says how to come back)."""
+    """The table screen over a network table: leaving says how to come back, and ``r`` on the result
+    screen asks for a rematch at the same address (see docs/decisions/0005-network-rematch.md)."""
     from atoll.tui.screen import TableScreen
 
     def hint() -> str | None:
         return "you host this table: leaving closes it for everyone" if source.hosting else source.leave_line
 
-    return TableScreen(source, look=look, input=input, output=output, leave_hint=hint, can_rematch=False)
+    if source.hosting:
+        rematch = "r: host another game at this address (the same or another) · Enter: close the table"
+    else:
+        rematch = "r: take a seat at the host's next game here, once the host opens one · Enter: leave"
+    if source.role == "watch":
+        rematch = "r: watch the host's next game here, once the host opens one · Enter: leave"
+    return TableScreen(source, look=look, input=input, output=output, leave_hint=hint, rematch_hint=rematch)
 
 
 class _ToLog(logging.Handler):

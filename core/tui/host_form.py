@@ -9,8 +9,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from prompt_toolkit.application import Application
+from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
-from prompt_toolkit.layout import FormattedTextControl, Window
+from prompt_toolkit.layout import FormattedTextControl, Layout, Window
+from prompt_toolkit.output import Output
 
 from atoll.game import Fragments
 from atoll.tui.palette import styled
@@ -41,20 +44,40 @@ class HostForm:
         games: Sequence[GameInfo],
         bot_kinds: Callable[[str], Sequence[str]],
         chosen: Callable[[HostChoice | None], None],
+        *,
+        initial: HostChoice | None = None,
+        title: str = "Host a new table",
     ) -> None:
         if not games:
             raise ValueError("no game is installed to host")
         self._games = sorted(games, key=lambda info: info.name)
         self._bot_kinds = bot_kinds
         self._chosen = chosen
+        self.title = title
         self.field = 0
         self._game = 0
         self._variant = 0
         self._seats = self._games[0].min_seats
         self._bots = 0
         self._kind = 0
+        if initial is not None:
+            self._fill(initial)
         control = FormattedTextControl(styled(self._text), focusable=True, key_bindings=self._keys())
         self.window = Window(control)
+
+    def _fill(self, choice: HostChoice) -> None:
+        """Start from ``choice`` (a game no longer installed, or a variant it lost, is left as it was)."""
+        names = [info.name for info in self._games]
+        if choice.game not in names:
+            return
+        self._game = names.index(choice.game)
+        info = self._games[self._game]
+        if choice.variant in info.variants:
+            self._variant = info.variants.index(choice.variant)
+        self._seats = max(info.min_seats, min(info.max_seats, choice.seats))
+        self._bots = max(0, min(self._seats - 1, choice.bots))
+        kinds = list(self._bot_kinds(info.name))
+        self._kind = kinds.index(choice.bot_kind) if choice.bot_kind in kinds else 0
 
     def __pt_container__(self) -> Window:
         """The window, so the form can be put in a layout as it is."""
@@ -96,7 +119,7 @@ class HostForm:
             "bots": f"{choice.bots}  (people: {choice.seats - choice.bots})",
             "bot kind": choice.bot_kind or "none installed",
         }
-        out: Fragments = [("bold", "Host a new table\n\n")]
+        out: Fragments = [("bold", f"{self.title}\n\n")]
         for index, name in enumerate(FIELDS):
             style = "reverse" if index == self.field else ""
             out.append(("", f"  {name:<9} "))
@@ -133,3 +156,35 @@ class HostForm:
             self._chosen(None)
 
         return keys
+
+
+async def choose_next_game(
+    games: Sequence[GameInfo],
+    bot_kinds: Callable[[str], Sequence[str]],
+    last: HostChoice,
+    *,
+    input: Input | None = None,
+    output: Output | None = None,
+) -> HostChoice | None:
+    """The form on a screen of its own, filled in with the game just played: the host of a rematch
+    opens the same game with Enter, or changes any field first; Esc (or Ctrl-C) plays no more."""
+    chosen: list[HostChoice | None] = []
+
+    def done(choice: HostChoice | None) -> None:
+        chosen.append(choice)
+        app.exit()
+
+    form = HostForm(games, bot_kinds, done, initial=last,
+                    title="Another game at this table: the same one, or change it")
+    keys = KeyBindings()
+
+    @keys.add("c-c")
+    def _cancel(event: KeyPressEvent) -> None:
+        done(None)
+
+    layout = Layout(form, focused_element=form)
+    app: Application[None] = Application(
+        layout=layout, key_bindings=keys, full_screen=True, input=input, output=output
+    )
+    await app.run_async()
+    return chosen[0] if chosen else None

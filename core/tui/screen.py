@@ -108,7 +108,8 @@ class TableScreen:
     ``input`` and ``output`` default to this terminal; tests pass a pipe input
     and ``DummyOutput``. ``leave_hint`` gives the line that says how to come
     back after leaving (``None``: none). ``can_rematch``: the result screen offers
-    another game with the same people (``r``).
+    another game with the same people (``r``); ``rematch_hint`` says there what ``r``
+    does at this table.
     """
 
     def __init__(
@@ -120,9 +121,11 @@ class TableScreen:
         output: Output | None = None,
         leave_hint: Callable[[], str | None] | None = None,
         can_rematch: bool = True,
+        rematch_hint: str | None = None,
     ) -> None:
         self.source = source
         self.can_rematch = can_rematch
+        self.rematch_hint = rematch_hint
         self.look = look or Look()
         humans = list(source.humans())
         self.viewer: int | None = humans[0] if humans else None  # None: a spectator
@@ -410,6 +413,8 @@ class TableScreen:
             return [("class:hint", "Esc or q closes · PgUp/PgDn or ↑/↓ scroll")]
         if self.handoff is not None:
             return [("class:hint", "press Enter when only the next player can see the screen")]
+        if self._waiting().over and self.can_rematch and self.rematch_hint and not self.buffer.text:
+            return [("class:hint", self.rematch_hint)]
         state = self.buffer.complete_state
         current = state.current_completion if state is not None else None
         text = current.text if current is not None else self.buffer.text.strip()

@@ -160,11 +160,10 @@ def test_the_hosts_person_plays_kariba_at_the_screen_against_bot_peers_to_the_re
     assert played.result.lines and played.result.lines[0].startswith("game over:")
 
 
-def test_leaving_a_network_table_says_so_and_offers_no_rematch(tmp_path: Path) -> None:
+def test_leaving_a_network_table_midway_ends_the_screen_without_results_or_undo(tmp_path: Path) -> None:
     with pipe() as keys:
         played = asyncio.run(play_hosted(tmp_path, "kariba", 2, keys, leave_after=1))
     assert played.result.ending is Ending.LEFT
-    assert not played.screen.can_rematch
     assert played.source.results() is None
     assert not played.source.can_undo(0)
 

@@ -1,0 +1,137 @@
+"""A rematch at a network table (docs/decisions/0005-network-rematch.md), on loopback in one event
+loop: the host's person and a peer's person play High Card at their table screens (pipe input, dummy
+output). Both press ``r`` on the result screen; the host opens the next game from the host form at the
+same address with the same key, the peer finds it by knocking there, and they play it through."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+from collections.abc import Coroutine
+from pathlib import Path
+
+import pytest
+from nacl.signing import SigningKey
+from prompt_toolkit.application import create_app_session
+from prompt_toolkit.input import PipeInput
+
+from atoll.client.net_source import NetTable
+from atoll.errors import AtollError
+from atoll.net.identity import open_profile, tables_dir
+from atoll.net.transport import curve_keys
+from atoll.registry import InstalledGame, Registry
+from atoll.table.launch import HostPlan, JoinPlan, host_table, join_table, knock
+from atoll.table.person import Terminal
+from atoll.tui.screen import TableScreen
+from tests.games.highcard import HighCard
+from tests.tui.driver import ENTER, SizedOutput, pipe
+
+#: How long the two games may take before the test fails rather than hangs.
+TIMEOUT_S = 120.0
+
+
+def free_port() -> int:
+    """A loopback port that is free, with the port after it (the host's key service) free too."""
+    while True:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = int(probe.getsockname()[1])
+        with socket.socket() as after:
+            try:
+                after.bind(("127.0.0.1", port + 1))
+            except OSError:
+                continue
+        return port
+
+
+async def person(
+    screens: list[TableScreen], keys: PipeInput, playing: asyncio.Task[int], *, hosting: bool
+) -> None:
+    """Play the first legal text whenever it is this person's turn; ``r`` on the first result screen
+    and Enter on the second; the host answers the form of the next game with Enter (the same game)."""
+    over_answered = 0
+    while not playing.done():
+        await asyncio.sleep(0.05)
+        if not screens:
+            continue
+        screen = screens[-1]
+        if not screen.app.is_running:
+            if hosting and len(screens) == 1 and screen.app.future is not None and screen.app.future.done():
+                keys.send_text(ENTER)  # the host form, filled in with High Card again: open it
+                await asyncio.sleep(0.5)
+            continue
+        waiting = screen.source.waiting()
+        if waiting.over and over_answered < len(screens):
+            over_answered = len(screens)
+            screen.buffer.reset()
+            keys.send_text("r" if len(screens) == 1 else ENTER)
+        elif waiting.local and screen.viewer is not None:
+            screen.buffer.reset()  # a text refused a moment ago, when the table had moved on
+            keys.send_text(screen.source.texts(screen.viewer)[0] + ENTER)
+            await asyncio.sleep(0.3)
+
+
+async def apart(machine: Coroutine[object, object, int]) -> int:
+    """Run ``machine`` in a prompt_toolkit session of its own: two people in one event loop would
+    otherwise share the session's current application, and with it the keys typed."""
+    with create_app_session():
+        return await machine
+
+
+def table_id(screen: TableScreen) -> str:
+    """The id of the network table ``screen`` shows."""
+    assert isinstance(screen.source, NetTable)
+    return screen.source.table.id
+
+
+def masters(home: Path) -> dict[str, str]:
+    """Table id -> the master secret this machine drew for it."""
+    return {folder.name: json.loads((folder / "secrets.json").read_text())["master"]
+            for folder in tables_dir(home).iterdir() if (folder / "secrets.json").exists()}
+
+
+def test_r_on_both_result_screens_plays_a_new_table_at_the_same_address(tmp_path: Path) -> None:
+    found = Registry(games={"highcard": InstalledGame(HighCard(), "tests", "tests")})
+    ann = open_profile(tmp_path / "ann", name="Ann")
+    bea = open_profile(tmp_path / "bea", name="Bea")
+    port = free_port()
+    plan = HostPlan("highcard", "standard", 2, "rematch table", "127.0.0.1", port, 0, "random", None,
+                    headless=False, announce=False, late_watchers=False)
+    curve = curve_keys(ann.identity.signing_key())[0].decode()
+    joining = JoinPlan("127.0.0.1", port, curve, None, None, False, False)
+    host_screens: list[TableScreen] = []
+    peer_screens: list[TableScreen] = []
+
+    async def play(host_keys: PipeInput, peer_keys: PipeInput) -> list[int]:
+        hosting = asyncio.ensure_future(apart(host_table(
+            plan, found, ann, terminal=Terminal(host_keys, SizedOutput(24, 80), host_screens.append))))
+        await asyncio.sleep(0.5)
+        peering = asyncio.ensure_future(apart(join_table(
+            joining, found, bea, terminal=Terminal(peer_keys, SizedOutput(24, 80), peer_screens.append))))
+        people = [asyncio.ensure_future(person(host_screens, host_keys, hosting, hosting=True)),
+                  asyncio.ensure_future(person(peer_screens, peer_keys, peering, hosting=False))]
+        try:
+            return list(await asyncio.wait_for(asyncio.gather(hosting, peering), TIMEOUT_S))
+        finally:
+            for task in (*people, hosting, peering):
+                task.cancel()
+            await asyncio.gather(*people, hosting, peering, return_exceptions=True)
+
+    with pipe() as host_keys, pipe() as peer_keys:
+        assert asyncio.run(play(host_keys, peer_keys)) == [0, 0]
+    assert len(host_screens) == len(peer_screens) == 2
+    first, second = (table_id(screen) for screen in host_screens)
+    assert first != second
+    assert [table_id(screen) for screen in peer_screens] == [first, second]
+    assert all(screen.source.results() is not None for screen in host_screens + peer_screens)
+    for home in (ann.home, bea.home):  # new secrets for the new table, on both machines
+        drawn = masters(home)
+        assert set(drawn) == {first, second} and drawn[first] != drawn[second]
+
+
+def test_waiting_for_the_next_game_gives_up_with_a_line_saying_what_to_do() -> None:
+    key = SigningKey.generate()
+    curve = curve_keys(key)[0].decode()
+    with pytest.raises(AtollError, match=r"no next game opened at 127\.0\.0\.1:\d+ .*atoll join"):
+        asyncio.run(knock("127.0.0.1", free_port(), curve, key, after="finished-table", wait=0.5))
