@@ -26,6 +26,11 @@ FIELDS = ("v", "kind", "table", "author", "n", "seen", "body", "sig")
 #: Bytes a message may have at most on the wire (a Kariba deck shuffle with proofs fits well inside).
 MAX_MESSAGE = 1 << 20
 
+#: Bytes ZeroMQ lets through at most (``MAXMSGSIZE``; a longer message costs its sender the
+#: connection, without a word): room for a message at :data:`MAX_MESSAGE` inside the host's entry
+#: frame, and for the host to answer a message over :data:`MAX_MESSAGE` with an error frame.
+MAX_FRAME = 2 * MAX_MESSAGE
+
 _DOMAIN = b"atoll-envelope/1\x00"
 _HEX = re.compile(r"[0-9a-f]*")
 _KIND = re.compile(r"[a-z][a-z0-9/_-]{0,31}")
@@ -33,6 +38,24 @@ _KIND = re.compile(r"[a-z][a-z0-9/_-]{0,31}")
 
 class Unauthenticated(ValueError):
     """Bytes that are not a validly signed, canonically encoded envelope; blame nobody for them."""
+
+
+class MessageTooLarge(ValueError):
+    """A message its author will not send: over the table's limit (``size`` and ``limit``, in bytes)."""
+
+    def __init__(self, size: int, limit: int, what: str = "message") -> None:
+        super().__init__(
+            f"{what} of {size} bytes is over the table's limit of {limit} bytes; it was not sent"
+        )
+        self.size = size
+        self.limit = limit
+
+
+def check_size(data: bytes, what: str = "message", *, limit: int = MAX_MESSAGE) -> bytes:
+    """``data`` if it is within ``limit``; :class:`MessageTooLarge` naming both sizes if not."""
+    if len(data) > limit:
+        raise MessageTooLarge(len(data), limit, what)
+    return data
 
 
 # One encoder made once: ``json.dumps`` with these options builds a new encoder on every call.
@@ -55,13 +78,20 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
-def decode(data: bytes, *, limit: int = MAX_MESSAGE) -> dict[str, Any]:
-    """Parse ``data`` as one JSON object, strictly (size, integers only, no repeated keys)."""
+def decode(data: bytes, *, limit: int = MAX_MESSAGE, repeated_keys: bool = False) -> dict[str, Any]:
+    """Parse ``data`` as one JSON object, strictly (size, integers only, no repeated keys).
+
+    ``repeated_keys=True`` lets a repeated key through (the last one counts) and parses faster, for
+    frames whose signed parts are checked over their canonical encoding, where a repeat cannot hide.
+    """
     if len(data) > limit:
-        raise Unauthenticated(f"message of {len(data)} bytes is over the limit of {limit}")
+        raise Unauthenticated(f"message of {len(data)} bytes is over the limit of {limit} bytes")
     try:
         value = json.loads(
-            data, parse_float=_no_floats, parse_constant=_no_floats, object_pairs_hook=_no_duplicates
+            data,
+            parse_float=_no_floats,
+            parse_constant=_no_floats,
+            object_pairs_hook=None if repeated_keys else _no_duplicates,
         )
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
         raise Unauthenticated(f"not JSON: {exc}") from exc
@@ -127,7 +157,7 @@ def seal(
 def open_envelope(data: bytes, *, limit: int = MAX_MESSAGE) -> Envelope:
     """Authenticate ``data`` and return its envelope; :class:`Unauthenticated` if anything is off."""
     if len(data) > limit:
-        raise Unauthenticated(f"message of {len(data)} bytes is over the limit of {limit}")
+        raise Unauthenticated(f"message of {len(data)} bytes is over the limit of {limit} bytes")
     fields = _canonical_fields(data)
     if fields is None:
         return _open_strictly(data, limit)
@@ -138,6 +168,50 @@ def open_envelope(data: bytes, *, limit: int = MAX_MESSAGE) -> Envelope:
     except (ValueError, BadSignatureError) as exc:
         raise Unauthenticated(f"bad signature: {exc}") from exc
     return _checked(fields, data)
+
+
+def open_fields(fields: Any, *, limit: int = MAX_MESSAGE) -> Envelope:
+    """Authenticate an envelope that arrived already parsed, inside a larger JSON object (a log entry).
+
+    Its bytes are the canonical encoding of ``fields``, made once here (the hash chain and the
+    signature both cover them), so the object is neither parsed nor encoded a second time; what
+    :func:`open_envelope` refuses is refused here too: other fields, a float anywhere, a bad signature.
+    """
+    if not isinstance(fields, dict) or len(fields) != len(FIELDS) or not all(k in fields for k in FIELDS):
+        keys = sorted(fields) if isinstance(fields, dict) else []
+        extra = sorted(set(keys) - set(FIELDS))
+        missing = sorted(set(FIELDS) - set(keys))
+        raise Unauthenticated(f"envelope fields wrong (missing {missing}, unknown {extra})")
+    if not _integers_only(fields):
+        raise Unauthenticated("numbers must be integers")
+    try:
+        data = canonical_bytes(fields)
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise Unauthenticated(f"not JSON: {exc}") from exc
+    if len(data) > limit:
+        raise Unauthenticated(f"message of {len(data)} bytes is over the limit of {limit} bytes")
+    try:
+        author = strict_hex(fields["author"], 32, "author key")
+        signature = strict_hex(fields["sig"], 64, "signature")
+        VerifyKey(author).verify(_signed_slice(data, fields), signature)
+    except (ValueError, BadSignatureError) as exc:
+        raise Unauthenticated(f"bad signature: {exc}") from exc
+    return _checked(fields, data)
+
+
+def _integers_only(value: Any) -> bool:
+    """Whether ``value`` holds no float anywhere (what the strict parsers refuse), walked without
+    recursion so a deeply nested value costs no stack."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, float):
+            return False
+    return True
 
 
 def _canonical_fields(data: bytes) -> dict[str, Any] | None:

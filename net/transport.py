@@ -23,7 +23,7 @@ from nacl.signing import SigningKey, VerifyKey
 from zmq.auth.asyncio import AsyncioAuthenticator
 from zmq.utils import z85
 
-from atoll.net.envelope import MAX_MESSAGE
+from atoll.net.envelope import MAX_FRAME, MAX_MESSAGE, check_size
 
 #: ZMTP heartbeats: a ping every second; a link silent for five is dropped (and reconnected by the peer).
 HEARTBEAT_IVL_MS = 1000
@@ -85,7 +85,7 @@ class HostSocket:
         server_keys: tuple[bytes, bytes],
         admit: Callable[[bytes], bool],
         *,
-        max_message: int = MAX_MESSAGE,
+        max_frame: int = MAX_FRAME,
     ) -> None:
         self.context = zmq.asyncio.Context()
         self.auth = AsyncioAuthenticator(self.context)
@@ -94,7 +94,9 @@ class HostSocket:
         self.socket = self.context.socket(zmq.ROUTER)
         self.socket.setsockopt(zmq.ROUTER_MANDATORY, 1)
         self.socket.setsockopt(zmq.LINGER, 0)
-        self.socket.setsockopt(zmq.MAXMSGSIZE, max_message)
+        # the hard limit is above the table's (MAX_MESSAGE), so that a message over the table's limit
+        # reaches the host, which answers it with an error frame instead of losing the connection
+        self.socket.setsockopt(zmq.MAXMSGSIZE, max_frame)
         self.socket.setsockopt(zmq.HEARTBEAT_IVL, HEARTBEAT_IVL_MS)
         self.socket.setsockopt(zmq.HEARTBEAT_TIMEOUT, HEARTBEAT_TIMEOUT_MS)
         self.socket.setsockopt(zmq.SNDHWM, 10_000)
@@ -136,13 +138,25 @@ class HostSocket:
 
 
 class PeerSocket:
-    """A peer's DEALER, a CURVE client of the host whose public key (z85) it was given."""
+    """A peer's DEALER, a CURVE client of the host whose public key (z85) it was given.
 
-    def __init__(self, identity: SigningKey, host_key: bytes, *, max_message: int = MAX_MESSAGE) -> None:
+    :param limit: bytes a message may have (the table's limit): :meth:`send` refuses a longer one.
+    :param max_frame: bytes a frame from the host may have (ZeroMQ drops the link over it).
+    """
+
+    def __init__(
+        self,
+        identity: SigningKey,
+        host_key: bytes,
+        *,
+        limit: int = MAX_MESSAGE,
+        max_frame: int = MAX_FRAME,
+    ) -> None:
+        self.limit = limit
         self.context = zmq.asyncio.Context()
         self.socket = self.context.socket(zmq.DEALER)
         self.socket.setsockopt(zmq.LINGER, 0)
-        self.socket.setsockopt(zmq.MAXMSGSIZE, max_message)
+        self.socket.setsockopt(zmq.MAXMSGSIZE, max_frame)
         self.socket.setsockopt(zmq.HEARTBEAT_IVL, HEARTBEAT_IVL_MS)
         self.socket.setsockopt(zmq.HEARTBEAT_TIMEOUT, HEARTBEAT_TIMEOUT_MS)
         self.socket.setsockopt(zmq.RECONNECT_IVL, 200)
@@ -155,8 +169,9 @@ class PeerSocket:
         self.socket.connect(f"tcp://{host}:{port}")
 
     async def send(self, data: bytes) -> None:
-        """Send one message to the host."""
-        await self.socket.send(data)
+        """Send one message to the host; :class:`~atoll.net.envelope.MessageTooLarge` (naming both
+        sizes, nothing sent) for one over :attr:`limit`, which the host would refuse."""
+        await self.socket.send(check_size(data, limit=self.limit))
 
     async def recv(self) -> bytes:
         """The next message from the host."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from atoll.net.envelope import Unauthenticated, canonical_bytes, decode
+from atoll.net.envelope import MAX_FRAME, Unauthenticated, canonical_bytes, decode
 
 #: Frame types the host sends.
 TYPES = ("welcome", "entry", "chat", "error", "closed", "presence", "need")
@@ -22,9 +22,16 @@ def frame(kind: str, **fields: Any) -> bytes:
     return canonical_bytes({"t": kind, **fields})
 
 
+def entry_frame(entry: bytes) -> bytes:
+    """The ``entry`` frame around a log entry's canonical bytes (as :func:`frame` would encode it)."""
+    return b'{"entry":' + entry + b',"t":"entry"}'
+
+
 def read_frame(data: bytes) -> dict[str, Any]:
     """Decode a frame from the host; :class:`Unauthenticated` if it is not one."""
-    value = decode(data)
+    # an entry's frame holds a message of up to MAX_MESSAGE bytes and more; its signatures cover the
+    # canonical re-encoding of what is signed, so a repeated key cannot slip anything past them
+    value = decode(data, limit=MAX_FRAME, repeated_keys=True)
     if value.get("t") not in TYPES:
         raise Unauthenticated(f"unknown frame type {str(value.get('t'))[:20]!r}")
     return value

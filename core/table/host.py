@@ -22,7 +22,7 @@ from atoll.errors import AtollError
 from atoll.game import Game
 from atoll.net.envelope import Envelope, Unauthenticated, open_envelope
 from atoll.net.transport import RateLimit, curve_public
-from atoll.table.frames import frame
+from atoll.table.frames import entry_frame, frame
 from atoll.table.log import BadEntry, HostEquivocated, sequence
 from atoll.table.table import Table
 
@@ -237,9 +237,9 @@ class Sequencer:
             entry = sequence(
                 self.key, self.table.id, len(self.table.log.entries), self.table.log.head, current
             )
-            checked = self.table.check_entry(entry.to_json())
+            checked = self.table.check_sequenced(entry)
             self.table.keep_entry(checked)  # on the host's disk before any peer sees it
-            data = frame("entry", entry=entry.to_json())
+            data = entry_frame(entry.to_bytes())
             frames = [(conn, data) for conn in self.connections]
             if self.emit is not None:
                 self.emit(frames)  # the peers start checking it while the host does the same
@@ -361,7 +361,7 @@ class Sequencer:
         presence = frame("presence", away=list(self.away))
         return [
             (connection, welcome),
-            *((connection, frame("entry", entry=e.to_json())) for e in entries),
+            *((connection, entry_frame(e.to_bytes())) for e in entries),
             (connection, presence),
         ]
 

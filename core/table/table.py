@@ -59,7 +59,7 @@ from atoll.fair.identity import identity_signer
 from atoll.fair.seat import Participant
 from atoll.game import Game
 from atoll.jsondata import canonical
-from atoll.net.envelope import Envelope, seal
+from atoll.net.envelope import Envelope, check_size, seal
 from atoll.table.engine import TableEngine
 from atoll.table.log import PROTOCOL, Entry, TableLog, stored_entries
 from atoll.types import Config, End
@@ -217,12 +217,14 @@ class Table:
     # -- writing messages -------------------------------------------------------------------
 
     def compose(self, kind: str, body: dict[str, Any]) -> bytes:
-        """Sign a message of this peer's, naming the head it has seen."""
+        """Sign a message of this peer's, naming the head it has seen; raises
+        :class:`~atoll.net.envelope.MessageTooLarge` (naming both sizes) when it is over the table's limit."""
         if self.key is None:
             raise AtollError("a read-only table copy writes no messages")
         data = seal(
             self.key, v=PROTOCOL, kind=kind, table=self.id, n=self._n, seen=self.log.seen(), body=body
         )
+        check_size(data, f"a {kind!r} message")  # nothing counted: the caller may try something smaller
         self._n += 1
         return data
 
@@ -291,6 +293,11 @@ class Table:
             if isinstance(author, str) and author in self.successors():
                 new_host = bytes.fromhex(author)
         return self.log.check(data, new_host=new_host)
+
+    def check_sequenced(self, entry: Entry) -> Entry:
+        """Check an entry this peer, hosting the table, has just placed and signed (no signature is
+        checked again: it authenticated the message on arrival and made the host signature itself)."""
+        return self.log.check_sequenced(entry)
 
     def keep_entry(self, entry: Entry) -> None:
         """Keep a checked entry (on disk first); a ``host`` entry hands the log over to its author."""

@@ -8,10 +8,11 @@ import os
 import pytest
 from nacl.signing import SigningKey
 
-from atoll.net.envelope import canonical_bytes, seal
+from atoll.net.envelope import MAX_MESSAGE, MessageTooLarge, canonical_bytes, open_envelope, seal
 from atoll.table.frames import frame, read_frame
 from atoll.table.log import PROTOCOL, sequence
 from atoll.table.peer import TableFailed
+from atoll.table.table import Table
 from tests.table.harness import REGISTRY, Net, open_table
 
 
@@ -229,3 +230,33 @@ def test_a_reconnecting_peer_is_sent_only_the_entries_after_the_ones_it_holds() 
     frames = net.host.receive(peer.connection, peer.curve, peer.table.compose("sync", {"have": held}))
     entries = [read_frame(data)["entry"] for _, data in frames if read_frame(data)["t"] == "entry"]
     assert [e["seq"] for e in entries] == list(range(held + 1, len(net.host.table.log.entries)))
+
+
+def test_a_seat_cannot_compose_a_message_over_the_tables_limit_and_nothing_is_counted() -> None:
+    host_key = SigningKey(os.urandom(32))
+    table = Table("t-limit", host_key.verify_key.encode(), SigningKey(os.urandom(32)), REGISTRY.game)
+    with pytest.raises(
+        MessageTooLarge,
+        match=rf"a 'chat' message of \d+ bytes is over the table's limit of "
+        rf"{MAX_MESSAGE} bytes; it was not sent",
+    ):
+        table.compose("chat", {"text": "x" * MAX_MESSAGE})
+    assert open_envelope(table.compose("chat", {"text": "hello"})).n == 0
+
+
+def test_a_message_at_the_tables_limit_reaches_every_peer_inside_its_entry_frame() -> None:
+    # the host's entry frame around it is longer than the limit; the peers read it all the same
+    net = open_table("kariba", 2)
+    for i in range(2):
+        net.send(i, net.peers[i].session.hello())
+    mover = net.peers[0].table.engine.waiting().seat  # type: ignore[union-attr]
+    assert mover is not None
+    table = net.peers[mover].table
+    at = len(table.engine.match.events)  # type: ignore[union-attr]
+    small = len(table.compose("move", {"at": at, "action": {"pad": ""}}))
+    data = table.compose("move", {"at": at, "action": {"pad": "x" * (MAX_MESSAGE - small - 8)}})
+    assert MAX_MESSAGE - 16 < len(data) <= MAX_MESSAGE
+    net.send(mover, data)
+    for peer in net.peers:
+        assert peer.table.log.entries[-1].message.raw == data  # logged whole, refused alike as illegal
+        assert peer.table.events[-1].refused
