@@ -9,6 +9,7 @@ Every control reads the source through callables, so each redraw is fresh.
 from __future__ import annotations
 
 import enum
+import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -327,12 +328,19 @@ class TableScreen:
         return [(self.look.seat_style(seat, name), f"{self.look.symbol(seat)} {name}")]
 
     def _seats_line(self) -> Fragments:
-        out: Fragments = []
-        for line in self.source.seats():
-            arrow = "▶" if self.look.unicode else ">"
-            out.append(("bold" if line.to_act else "", f"{arrow if line.to_act else ' '}"))
-            out.extend(self._seat_mark(line.seat, line.name))
-            out.append(("", f" ({line.who})  "))
+        """Every seat on one line: with who sits there if the line is wide enough, else who sits only
+        at the seats played here (the board names the rest), else the marks alone."""
+        width = self._size().columns - 1
+        for detail in ("all", "local", "none"):
+            out: Fragments = []
+            for line in self.source.seats():
+                arrow = "▶" if self.look.unicode else ">"
+                out.append(("bold" if line.to_act else "", f"{arrow if line.to_act else ' '}"))
+                out.extend(self._seat_mark(line.seat, line.name))
+                shown = detail == "all" or (detail == "local" and line.local)
+                out.append(("", f" ({line.who})  " if shown else "  "))
+            if len(plain(out).rstrip()) <= width:
+                break
         return out
 
     def _seats_panel(self) -> Fragments:
@@ -358,14 +366,24 @@ class TableScreen:
             if line.seat is not None and line.seat == self.viewer:
                 style = self.look.seat_style(line.seat, self.source.seats()[line.seat].name)
             if line.chat:
-                out.append((f"{style} class:chat", ("» " if self.look.unicode else "> ") + line.text + "\n"))
+                said = ("» " if self.look.unicode else "> ") + line.text
+                out.append((f"{style} class:chat", self._wrap(said)))
                 continue
-            out.append((style, line.seen_by(self.viewer) + "\n"))
+            out.append((style, self._wrap(line.seen_by(self.viewer))))
         results = self.source.results()
         if results is not None:
-            out.append(("bold", self._result_line(results.scores, results.winners) + "\n"))
-            out.extend(("", f"  {line}\n") for line in self.source.score_details())
+            out.append(("bold", self._wrap(self._result_line(results.scores, results.winners))))
+            out.extend(("", self._wrap(f"  {line}")) for line in self.source.score_details())
         return out or [("class:hint", "the game log appears here\n")]
+
+    def _wrap(self, text: str) -> str:
+        """``text`` broken between words to the log pane's width (the pane itself would cut words),
+        the lines after the first indented; with its newline."""
+        size = self._size()
+        width = size.columns - self._board_width() - 2 if self._roomy() else size.columns
+        indent = " " * (len(text) - len(text.lstrip()) + 2)
+        wrapped = textwrap.wrap(text, max(20, width), subsequent_indent=indent, break_on_hyphens=False)
+        return "\n".join(wrapped or [text]) + "\n"
 
     def _result_line(self, scores: tuple[int, ...], winners: tuple[int, ...]) -> str:
         names = [line.name for line in self.source.seats()]
@@ -375,9 +393,7 @@ class TableScreen:
         return f"game over: {who} {verb} (scores: {counted})"
 
     def _log_end(self) -> Point:
-        shown = min(len(self.source.log()), self._size().rows)
-        over = self.source.results() is not None
-        lines = shown + (1 + len(self.source.score_details()) if over else 0)
+        lines = plain(self._log_text()).count("\n")
         return Point(0, max(0, lines - 1))
 
     def _status(self) -> Fragments:

@@ -15,6 +15,7 @@ from atoll.client.local import new_local_table, rematch_table, resume_local_tabl
 from atoll.client.local_table import LocalTable
 from atoll.game import Fragments
 from atoll.jsondata import JSON
+from atoll.tui.palette import plain
 from atoll.tui.screen import Ending, TableScreen, highlight_changes
 from atoll.types import Config, State
 from tests.games import highcard
@@ -285,6 +286,31 @@ def test_the_roomy_layout_is_used_on_a_large_terminal() -> None:
     with pipe() as keys:
         assert TableScreen(source, input=keys, output=SizedOutput(40, 120))._roomy()
         assert not TableScreen(source, input=keys, output=SizedOutput(24, 80))._roomy()
+
+
+def test_the_seats_line_of_five_seats_fits_80_columns_and_keeps_every_mark() -> None:
+    source = table("kiribati", variant="family", seats=5)
+    with pipe() as keys:
+        screen = TableScreen(source, input=keys, output=SizedOutput(24, 80))
+        line = plain(screen._seats_line()).rstrip()
+    assert len(line) < 80, line
+    assert all(screen.look.symbol(seat) in line for seat in range(5)), line
+    assert "(you)" in line
+
+
+def test_the_log_pane_breaks_long_lines_between_words() -> None:
+    source = table("animals_on_board", seats=4)
+    asyncio.run(headless(source))
+    with pipe() as keys:
+        screen = TableScreen(source, input=keys, output=SizedOutput(24, 80))
+        shown = plain(screen._log_text()).rstrip("\n").split("\n")
+    assert max(len(line) for line in shown) <= 80
+    results = source.results()
+    assert results is not None
+    said = [line.seen_by(0) for line in source.log()]
+    said += [screen._result_line(results.scores, results.winners), *source.score_details()]
+    words = [word for line in said for word in line.split()]
+    assert [word for line in shown for word in line.split()][-30:] == words[-30:]  # no word cut in two
 
 
 @pytest.mark.parametrize(("game", "variant", "seats"), [
