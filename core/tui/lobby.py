@@ -1,4 +1,4 @@
-"""The lobby: the tables announced on the LAN, one a line, to join, watch, or host anew.
+"""The lobby: the tables announced on the LAN, two lines each, to join, watch, or host anew.
 
 :class:`LobbyList` reads a plain list of :class:`Announcement` through a callable;
 :class:`LobbyScreen` fills it from a DNS-SD browser (anything with a live ``tables`` list of
@@ -55,14 +55,14 @@ class Announcement:
         a = found.announcement
         return cls(a.name, a.game, a.variant, a.taken, a.free, found.addresses[0], a.fingerprint, found)
 
-    def line(self, width: int = 80) -> str:
-        """The announcement as one line of the list."""
+    def lines(self) -> tuple[str, str]:
+        """The announcement as the list shows it: the table, its game and seats; then the host and
+        its whole key fingerprint (to check against the one the host shows), all within 80 columns."""
         seats = f"{self.seats_taken}/{self.seats_taken + self.seats_free} seats"
         free = "full" if self.seats_free == 0 else f"{self.seats_free} free"
         game = f"{self.game} ({self.variant})"
-        text = (f"{self.name:<16.16} {game:<22.22} {seats:<10} {free:<7} "
-                f"{self.host:<10.10} {self.fingerprint[:8]}")
-        return text[:width]
+        return (f"{self.name:<20.20} {game:<30.30} {seats:<10} {free}",
+                f"    host {self.host:.30}, key {self.fingerprint}")
 
 
 #: What the player can do with the highlighted table.
@@ -99,15 +99,17 @@ class LobbyList:
 
     def _text(self) -> Fragments:
         tables = self._tables()
-        head = f"{'table':<16} {'game':<22} {'seats':<10} {'free':<7} {'host':<10} key"
+        head = f"{'table':<20} {'game':<30} {'seats':<10} free"
         out: Fragments = [("bold underline", head + "\n")]
         if not tables:
             out.append(("italic", "no tables found on the LAN yet; press h to host one\n"))
         current = self.current()  # keeps the highlight within the list as tables come and go
         for index, table in enumerate(tables):
             full = "fg:ansibrightblack" if table.seats_free == 0 else ""
-            style = "reverse" if current is not None and index == self.selected else full
-            out.append((style, table.line() + "\n"))
+            chosen = current is not None and index == self.selected
+            first, second = table.lines()
+            out.append(("reverse" if chosen else full, first + "\n"))
+            out.append(("reverse" if chosen else full or "fg:ansibrightblack", second + "\n"))
         keys = "↑/↓ choose · Enter join · s watch · h host a new table · q leave"
         out.append(("fg:ansibrightblack", f"\n{keys}\n"))
         return out

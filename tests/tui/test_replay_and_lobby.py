@@ -82,7 +82,7 @@ def test_the_lobby_lists_each_table_with_its_seats_host_and_key() -> None:
     lobby = LobbyList(lambda: TABLES, lambda action, table: None)
     text = plain(lobby._text())
     assert "Ann's table" in text and "kariba (standard)" in text and "2/3 seats" in text
-    assert "1 free" in text and "ann-lapto" in text and "3f9a0c1d" in text
+    assert "1 free" in text and "host ann-laptop, key 3f9a0c1d2e" in text  # the whole fingerprint
     assert "full house" in text and "full" in text
 
 
