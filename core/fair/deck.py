@@ -43,7 +43,8 @@ from __future__ import annotations
 
 import enum
 import hmac
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -328,20 +329,42 @@ class MentalDeck:
             commitment = strict_hex(message.get("seed_commitment"), 32, "seed commitment").hex()
         except MalformedInput as exc:
             raise CheatDetected(sender, f"shuffle carries no seed commitment: {exc}") from exc
-        key = self._point(sender, message.get("key"), "shuffle key commitment")
-        cards = self._deck_points(sender, message.get("cards"), "shuffle")
-        if key == BASE:
-            raise CheatDetected(sender, "shuffle key is 1: the cards were only permuted, not re-encrypted")
-        if set(cards) & set(self._cards):
-            raise CheatDetected(sender, "shuffle output repeats input cards: they were not re-encrypted")
-        if self.spec.proofs:
-            context = self._context("shuffle", sender, seed_commitment=commitment)
-            try:
-                proof_of_shuffle.verify(
-                    self._cards, cards, key, message.get("proof"), self._generators, context)
-            except dleq.InvalidProof as exc:
-                raise CheatDetected(sender, f"shuffle of deck {self.spec.deck!r}: {exc}") from exc
+        # with a proof, its verification multiplies every point, which checks it (see _elements)
+        checked = not self.spec.proofs
+        key = self._point(sender, message.get("key"), "shuffle key commitment", checked=checked)
+        cards = self._deck_points(sender, message.get("cards"), "shuffle", checked=checked)
+        named = {"key": "shuffle key commitment", "cards": "shuffle"}
+        with self._elements(sender, message, named, checked):
+            if key == BASE:
+                raise CheatDetected(sender, "shuffle key is 1: the cards were only permuted, "
+                                            "not re-encrypted")
+            if set(cards) & set(self._cards):
+                raise CheatDetected(sender, "shuffle output repeats input cards: they were not re-encrypted")
+            if self.spec.proofs:
+                context = self._context("shuffle", sender, seed_commitment=commitment)
+                try:
+                    proof_of_shuffle.verify(
+                        self._cards, cards, key, message.get("proof"), self._generators, context)
+                except dleq.InvalidProof as exc:
+                    raise CheatDetected(sender, f"shuffle of deck {self.spec.deck!r}: {exc}") from exc
         self._accept_shuffle(sender, commitment, key, cards)
+
+    @contextmanager
+    def _elements(self, sender: int, message: Message, fields: Mapping[str, str],
+                  checked: bool) -> Iterator[None]:
+        """Points of ``message`` parsed unchecked (``checked`` false) are group elements once the
+        proof inside has verified; if anything inside fails, they are checked one by one first, so a
+        point that is not an element is named as such (as if checked on arrival), and that comes first."""
+        try:
+            yield
+        except CheatDetected:
+            if not checked:
+                for name, what in fields.items():
+                    if name == "key":
+                        self._point(sender, message.get(name), what)
+                    else:
+                        self._deck_points(sender, message.get(name), what)
+            raise
 
     def _accept_shuffle(self, seat: int, commitment: str, key: Point, cards: list[Point]) -> None:
         self._seed_commitments[seat] = commitment
@@ -371,14 +394,16 @@ class MentalDeck:
 
     def _on_lock(self, sender: int, message: Message) -> None:
         self._expect_turn(sender, Phase.LOCK, "lock")
-        keys = self._deck_points(sender, message.get("keys"), "card key commitments")
-        cards = self._deck_points(sender, message.get("cards"), "lock")
+        checked = not self.spec.proofs  # the proof's verification multiplies every card and key
+        keys = self._deck_points(sender, message.get("keys"), "card key commitments", checked=checked)
+        cards = self._deck_points(sender, message.get("cards"), "lock", checked=checked)
         if self.spec.proofs:
-            statements = self._lock_statements(sender, self._cards, cards, keys)
-            try:
-                dleq.verify(statements, message.get("proof"), self._context("lock", sender))
-            except dleq.InvalidProof as exc:
-                raise CheatDetected(sender, f"lock of deck {self.spec.deck!r}: {exc}") from exc
+            with self._elements(sender, message, {"keys": "card key commitments", "cards": "lock"}, checked):
+                statements = self._lock_statements(sender, self._cards, cards, keys)
+                try:
+                    dleq.verify(statements, message.get("proof"), self._context("lock", sender))
+                except dleq.InvalidProof as exc:
+                    raise CheatDetected(sender, f"lock of deck {self.spec.deck!r}: {exc}") from exc
         self._accept_lock(sender, keys, cards)
 
     def _lock_statements(self, seat: int, before: Sequence[Point], after: Sequence[Point],
@@ -611,13 +636,13 @@ class MentalDeck:
         if sender in self._left and message["type"] != KIND_SEED:
             raise CheatDetected(sender, "sent a deck message after it left")
 
-    def _point(self, sender: int, text: JSON, what: str) -> Point:
+    def _point(self, sender: int, text: JSON, what: str, *, checked: bool = True) -> Point:
         try:
-            return group.point_from_hex(text)
+            return group.point_from_hex(text) if checked else group.encoding_from_hex(text)
         except GroupError as exc:
             raise CheatDetected(sender, f"{what}: {exc}") from exc
 
-    def _deck_points(self, sender: int, values: JSON, what: str) -> list[Point]:
+    def _deck_points(self, sender: int, values: JSON, what: str, *, checked: bool = True) -> list[Point]:
         n = self.spec.size
         if not isinstance(values, list):
             raise CheatDetected(sender, f"{what} carries no card list")
@@ -625,7 +650,7 @@ class MentalDeck:
             raise CheatDetected(sender, f"{what} drops cards: {len(values)} cards for a deck of {n}")
         if len(values) > n:
             raise CheatDetected(sender, f"{what} adds cards: {len(values)} cards for a deck of {n}")
-        points = [self._point(sender, v, f"{what}, card {i}") for i, v in enumerate(values)]
+        points = [self._point(sender, v, f"{what}, card {i}", checked=checked) for i, v in enumerate(values)]
         if len(set(points)) != n:
             raise CheatDetected(sender, f"{what} duplicates a card")
         return points

@@ -61,6 +61,19 @@ def point_from_hex(text: JSON) -> Point:
     return check_point(data)
 
 
+def encoding_from_hex(text: JSON) -> bytes:
+    """Decode 64 hex digits as a point's 32-byte encoding *without* checking that it is an element.
+
+    Only for points that every one go through :func:`mul` (libsodium's checked multiplication, which
+    refuses exactly what :func:`check_point` refuses) before anything relies on them, as a proof's
+    verification does: checking each of them first would double the cost of that check.
+    """
+    try:
+        return strict_hex(text, 32, "a point")
+    except MalformedInput as exc:
+        raise GroupError(str(exc)) from exc
+
+
 def point_to_hex(point: Point) -> str:
     """Encode a point as lowercase hex."""
     return point.hex()
@@ -107,7 +120,7 @@ def mul(scalar: int, point: Point) -> Point:
     try:
         return _na.crypto_scalarmult_ed25519_noclamp(_scalar_bytes(scalar), point)
     except (_nacl_errors.RuntimeError, _nacl_errors.TypeError, _nacl_errors.ValueError) as exc:
-        raise GroupError(f"cannot multiply {_show(point)} by a scalar: not a subgroup element") from exc
+        raise GroupError(f"not a valid group element: {_show(point)} (cannot multiply it)") from exc
 
 
 def base_mul(scalar: int) -> Point:
