@@ -385,7 +385,8 @@ class MentalDeck:
         proof = None
         if self.spec.proofs:
             statements = self._lock_statements(me, before, after, keys)
-            proof = dleq.prove(statements, factors, self._context("lock", me), secrets.nonce_key)
+            proof = dleq.prove(statements, factors, self._context("lock", me), secrets.nonce_key,
+                               base2_log=secrets.shuffle_key)
         message = self._header(KIND_LOCK) | {
             "keys": [p.hex() for p in keys], "cards": [p.hex() for p in after], "proof": proof}
         self._accept_lock(me, keys, after)

@@ -84,3 +84,16 @@ def test_a_malformed_proof_is_refused() -> None:
 def test_proving_is_deterministic_for_one_statement_and_key() -> None:
     claims = statements(SECRETS)
     assert dleq.prove(claims, SECRETS, CONTEXT, KEY) == dleq.prove(claims, SECRETS, CONTEXT, KEY)
+
+
+def test_a_prover_that_knows_the_second_bases_log_makes_the_same_proof() -> None:
+    # a lock's prover knows its shuffle key a, the log of A = a G: its commitments w A become (w a) G
+    claims = statements(SECRETS, key_scalar=77)
+    proof = dleq.prove(claims, SECRETS, CONTEXT, KEY, base2_log=77)
+    assert proof == dleq.prove(claims, SECRETS, CONTEXT, KEY)
+    dleq.verify(claims, proof, CONTEXT)
+
+
+def test_a_wrong_log_of_the_second_base_is_refused_before_proving() -> None:
+    with pytest.raises(ValueError, match="not the log"):
+        dleq.prove(statements(SECRETS, key_scalar=77), SECRETS, CONTEXT, KEY, base2_log=78)
