@@ -97,13 +97,16 @@ def prove(
     alpha, gamma, delta, phi = nonce("alpha"), nonce("gamma"), nonce("delta"), nonce("phi")
     beta = [nonce("beta", i) for i in range(n)]
     eps = [nonce("epsilon", i) for i in range(n)]
-    f_sum = group.combination(e, inputs)
+    # F = sum eps_i Y_i - phi sum e_j X_j; as Y_i = key X_p(i), that is one multiplication per input
+    # card, sum (key eps_p^-1(j) - phi e_j) X_j, instead of two
+    spread = [((key * eps[where[j]] - phi * e[j]) % ORDER, inputs[j]) for j in range(n)]
+    terms = [(c, x) for c, x in spread if c]
     commitments = {
         "A": group.add(group.base_mul(alpha), group.combination(eps, generators.h)).hex(),
         "B": [group.add(group.base_mul(beta[i]), group.mul(eps[i], before[i])).hex() for i in range(n)],
         "C": group.base_mul(gamma).hex(),
         "D": group.base_mul(delta).hex(),
-        "F": group.sub(group.combination(eps, outputs), group.mul(phi, f_sum)).hex(),
+        "F": group.combination([c for c, _ in terms], [x for _, x in terms]).hex(),
         "K": group.base_mul(phi).hex(),
     }
     chain_hex = [p.hex() for p in chain]
