@@ -51,16 +51,18 @@ async def person(
     """Play the first legal text whenever it is this person's turn; ``r`` on the first result screen
     and Enter on the second; the host answers the form of the next game with Enter (the same game)."""
     over_answered = 0
+    ran: set[int] = set()  # the screens seen running
     while not playing.done():
         await asyncio.sleep(0.05)
         if not screens:
             continue
         screen = screens[-1]
         if not screen.app.is_running:
-            if hosting and len(screens) == 1 and screen.app.future is not None and screen.app.future.done():
+            if hosting and len(screens) == 1 and 1 in ran:
                 keys.send_text(ENTER)  # the host form, filled in with High Card again: open it
                 await asyncio.sleep(0.5)
             continue
+        ran.add(len(screens))
         waiting = screen.source.waiting()
         if waiting.over and over_answered < len(screens):
             over_answered = len(screens)
