@@ -423,14 +423,16 @@ class TableScreen:
     def _hint(self) -> Fragments:
         if self.asking:
             return [("class:question", " " + self._leave_question() + " [y/N] ")]
+        refused = bool(self.message) and self.message[0][0] == "class:refused"
+        over = self._waiting().over and self.overlay is None and not self.buffer.text
+        if over and self.can_rematch and self.rematch_hint and not refused:  # before "you played: ..."
+            return [("class:hint", self.rematch_hint)]
         if self.message:
             return self.message
         if self.overlay is not None:
             return [("class:hint", "Esc or q closes · PgUp/PgDn or ↑/↓ scroll")]
         if self.handoff is not None:
             return [("class:hint", "press Enter when only the next player can see the screen")]
-        if self._waiting().over and self.can_rematch and self.rematch_hint and not self.buffer.text:
-            return [("class:hint", self.rematch_hint)]
         state = self.buffer.complete_state
         current = state.current_completion if state is not None else None
         text = current.text if current is not None else self.buffer.text.strip()

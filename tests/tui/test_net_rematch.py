@@ -23,6 +23,7 @@ from atoll.net.transport import curve_keys
 from atoll.registry import InstalledGame, Registry
 from atoll.table.launch import HostPlan, JoinPlan, host_table, join_table, knock
 from atoll.table.person import Terminal
+from atoll.tui.palette import plain
 from atoll.tui.screen import TableScreen
 from tests.games.highcard import HighCard
 from tests.tui.driver import ENTER, SizedOutput, pipe
@@ -46,10 +47,16 @@ def free_port() -> int:
 
 
 async def person(
-    screens: list[TableScreen], keys: PipeInput, playing: asyncio.Task[int], *, hosting: bool
+    screens: list[TableScreen],
+    keys: PipeInput,
+    playing: asyncio.Task[int],
+    *,
+    hosting: bool,
+    hints: list[str],
 ) -> None:
     """Play the first legal text whenever it is this person's turn; ``r`` on the first result screen
-    and Enter on the second; the host answers the form of the next game with Enter (the same game)."""
+    and Enter on the second (``hints``: what the result screens said ``r`` does); the host answers the
+    form of the next game with Enter (the same game)."""
     over_answered = 0
     ran: set[int] = set()  # the screens seen running
     while not playing.done():
@@ -67,6 +74,7 @@ async def person(
         if waiting.over and over_answered < len(screens):
             over_answered = len(screens)
             screen.buffer.reset()
+            hints.append(plain(screen._hint()))
             keys.send_text("r" if len(screens) == 1 else ENTER)
         elif waiting.local and screen.viewer is not None:
             screen.buffer.reset()  # a text refused a moment ago, when the table had moved on
@@ -104,6 +112,8 @@ def test_r_on_both_result_screens_plays_a_new_table_at_the_same_address(tmp_path
     joining = JoinPlan("127.0.0.1", port, curve, None, None, False, False)
     host_screens: list[TableScreen] = []
     peer_screens: list[TableScreen] = []
+    host_hints: list[str] = []
+    peer_hints: list[str] = []
 
     async def play(host_keys: PipeInput, peer_keys: PipeInput) -> list[int]:
         hosting = asyncio.ensure_future(apart(host_table(
@@ -111,8 +121,10 @@ def test_r_on_both_result_screens_plays_a_new_table_at_the_same_address(tmp_path
         await asyncio.sleep(0.5)
         peering = asyncio.ensure_future(apart(join_table(
             joining, found, bea, terminal=Terminal(peer_keys, SizedOutput(24, 80), peer_screens.append))))
-        people = [asyncio.ensure_future(person(host_screens, host_keys, hosting, hosting=True)),
-                  asyncio.ensure_future(person(peer_screens, peer_keys, peering, hosting=False))]
+        people = [
+            asyncio.ensure_future(person(host_screens, host_keys, hosting, hosting=True, hints=host_hints)),
+            asyncio.ensure_future(person(peer_screens, peer_keys, peering, hosting=False, hints=peer_hints)),
+        ]
         try:
             return list(await asyncio.wait_for(asyncio.gather(hosting, peering), TIMEOUT_S))
         finally:
@@ -123,6 +135,8 @@ def test_r_on_both_result_screens_plays_a_new_table_at_the_same_address(tmp_path
     with pipe() as host_keys, pipe() as peer_keys:
         assert asyncio.run(play(host_keys, peer_keys)) == [0, 0]
     assert len(host_screens) == len(peer_screens) == 2
+    assert host_hints[0].startswith("r: host another game at this address")
+    assert peer_hints[0].startswith("r: take a seat at the host's next game")
     first, second = (table_id(screen) for screen in host_screens)
     assert first != second
     assert [table_id(screen) for screen in peer_screens] == [first, second]
