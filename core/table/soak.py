@@ -45,6 +45,7 @@ class Outcome:
     kills: int = 0
     resumes: int = 0
     migrations: int = 0
+    late_hosts: int = 0
     problems: list[str] = field(default_factory=list)
     entries: int = 0
 
@@ -200,6 +201,11 @@ def play_through_crashes(
     finally:
         for process in everyone:
             process.kill()
+    if came_back_too_late(host, peers):
+        # the table moved on without it and ended before it was back: nobody was left to answer it
+        # (`atoll host --resume` says so and exits 1); its log must still be where the others' begin
+        gone.append(host)
+        outcome.late_hosts += 1
     finished = [process for process in everyone if process not in gone]
     for process in finished:
         if process.returncode() not in (0, None):
@@ -212,7 +218,7 @@ def play_through_crashes(
         sizes = ", ".join(f"{log}: {_lines(log)}" for log in logs)
         outcome.problems.append(f"the peers' logs differ: {sizes}")
     final = logs[0].read_text().splitlines() if logs else []
-    moved = next((i for i, line in enumerate(final) if '"kind":"host"' in line), len(final))
+    moved = _take_over(final)
     for process in gone:  # a process killed for good wrote where the others' logs begin, up to the
         for log in process.logs():  # take-over (its last entries may never have left the machine)
             if log.read_text().splitlines()[:moved] != final[: min(moved, _lines(log))]:
@@ -231,6 +237,27 @@ def play_through_crashes(
             said = (audit.stdout.strip() or audit.stderr.strip())[-300:]
             outcome.problems.append(f"`atoll audit` exits {audit.returncode}: {said}")
     return outcome
+
+
+def _take_over(lines: Sequence[str]) -> int:
+    """The index of the first take-over entry in a log's lines (their count if there is none)."""
+    return next((i for i, line in enumerate(lines) if '"kind":"host"' in line), len(lines))
+
+
+def came_back_too_late(host: Process, peers: Sequence[Process]) -> bool:
+    """Whether the host gave up (exit 1) on a table that another seat took over while it was away.
+
+    Only then is its exit status no failure: the peers' logs hold a take-over, and the host's own log
+    (or what it set aside) holds none and ends before it.
+    """
+    if host.returncode() != 1:
+        return False
+    theirs = [log for peer in peers if peer.returncode() == 0 for log in peer.logs()]
+    if not theirs:
+        return False
+    final = theirs[0].read_text().splitlines()
+    moved = _take_over(final)
+    return moved < len(final) and all(_lines(log) <= moved for log in host.logs())
 
 
 def random_crashes(rng: random.Random, seats: int, *, length: int, kills: int) -> list[Crash]:
@@ -279,9 +306,10 @@ def soak(
         )
         outcomes.append(outcome)
         verdict = "ok" if outcome.ok else "FAILED: " + "; ".join(outcome.problems)
+        late = ", its host back too late" if outcome.late_hosts else ""
         say(
             f"game {index + 1}/{count}: {game}, {seats} seats, {outcome.entries} entries, "
-            f"{outcome.kills} kills, {outcome.resumes} resumes, {outcome.migrations} migrations, "
+            f"{outcome.kills} kills, {outcome.resumes} resumes, {outcome.migrations} migrations{late}, "
             f"{time.monotonic() - started:.0f} s: {verdict}"
         )
     return outcomes
@@ -342,7 +370,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(
         f"soak: {len(outcomes)} games, {sum(o.kills for o in outcomes)} kills, "
         f"{sum(o.resumes for o in outcomes)} resumes, {sum(o.migrations for o in outcomes)} migrations, "
-        f"{len(failures)} failures"
+        f"{sum(o.late_hosts for o in outcomes)} hosts back too late, {len(failures)} failures"
     )
     if failures:
         print(f"the failed games' files are under {workdir}")
