@@ -126,6 +126,8 @@ def table_screen(
     from atoll.tui.screen import TableScreen
 
     def hint() -> str | None:
+        if source.waiting().over:  # nothing is left to come back to, or to close for anyone
+            return None
         return "you host this table: leaving closes it for everyone" if source.hosting else source.leave_line
 
     if source.hosting:
