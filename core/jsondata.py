@@ -22,6 +22,16 @@ def clone(value: JSON) -> JSON:
     return value
 
 
+def same(a: JSON, b: JSON) -> bool:
+    """Whether ``a`` and ``b`` are the same JSON data, types included (``True`` is not ``1``, ``1.0``
+    is not ``1``), as their canonical encodings would say, without encoding them."""
+    if isinstance(a, dict):
+        return isinstance(b, dict) and a.keys() == b.keys() and all(same(v, b[k]) for k, v in a.items())
+    if isinstance(a, list | tuple):
+        return isinstance(b, list | tuple) and len(a) == len(b) and all(map(same, a, b))
+    return type(a) is type(b) and a == b
+
+
 # Made once: ``json.dumps`` with non-default options builds a new encoder on every call, and the
 # fair protocols encode thousands of small contexts per game.
 _CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), allow_nan=False)

@@ -19,7 +19,6 @@ over       the game is over
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from itertools import combinations
 from types import MappingProxyType
@@ -40,6 +39,7 @@ from atoll import (
     State,
     Step,
 )
+from atoll.jsondata import same
 from atoll.plugins.kiribati import animals, cards, turtles
 from atoll.plugins.kiribati.board import ROWS, parse_place
 from atoll.plugins.kiribati.events import DRAWN, turn_card
@@ -130,8 +130,7 @@ def apply_action(state: State, action: Action) -> State:
     known: Knowledge = reveal if isinstance(reveal, dict) else NOTHING_KNOWN
     options = _candidates(state, seat, known, action)
     for twin in options:
-        if twin == action and json.dumps(twin, sort_keys=True) == json.dumps(action, sort_keys=True):
-            # (the second test because True == 1 in Python, but a peer reads true, not 1)
+        if same(twin, action):  # not ==: True == 1 in Python, but a peer reads true, not 1
             action = twin  # the legal twin: exact types, no stray values
             break
     else:

@@ -7,7 +7,7 @@ import pytest
 from atoll.chance import Deal, Pick, Reveal, Roll, Shuffle, request_from_json
 from atoll.errors import IllegalAction, MalformedInput
 from atoll.game import Game
-from atoll.jsondata import clone, roundtrip
+from atoll.jsondata import clone, roundtrip, same
 from atoll.types import Config, GameInfo, Results
 
 REQUESTS = [
@@ -82,3 +82,11 @@ def test_clone_is_deep() -> None:
     copy = clone(original)
     copy["a"][1]["b"].append(3)
     assert original == {"a": [1, {"b": [2]}]}
+
+
+def test_same_json_tells_types_apart_as_a_peer_would() -> None:
+    assert same({"do": "die", "value": 1}, {"value": 1, "do": "die"})
+    assert not same({"do": "die", "value": True}, {"do": "die", "value": 1})
+    assert not same([1.0], [1])
+    assert not same({"a": [1, 2]}, {"a": [1, 2, 3]})
+    assert not same({"a": 1}, {"a": 1, "b": None})
