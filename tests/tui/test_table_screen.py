@@ -62,6 +62,18 @@ def shortest_variant(game: str) -> str:
     return min(lengths, key=lambda v: lengths[v])
 
 
+@functools.cache
+def shortest_seed(game: str, variant: str) -> int:
+    """Of seeds 0-4, the one whose game (random moves) ends soonest: Survival's random games differ
+    tenfold in length, and each move is a screen typed and drawn."""
+    lengths = {}
+    for seed in range(5):
+        source = table(game, seed=seed, variant=variant)
+        asyncio.run(headless(source))
+        lengths[seed] = len(source.match.events)
+    return min(lengths, key=lambda s: lengths[s])
+
+
 async def headless(source: LocalTable) -> None:
     rng = random.Random(1)
     task = asyncio.ensure_future(source.run(lambda: None))
@@ -74,7 +86,8 @@ async def headless(source: LocalTable) -> None:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_a_game_against_bots_plays_to_the_result_screen(game: str, tmp_path: Path) -> None:
-    source = table(game, save=tmp_path / "game.jsonl", variant=shortest_variant(game))
+    variant = shortest_variant(game)
+    source = table(game, seed=shortest_seed(game, variant), save=tmp_path / "game.jsonl", variant=variant)
     with pipe() as keys:
         screen = TableScreen(source, input=keys, output=SizedOutput(24, 80))
         result = asyncio.run(drive(screen, keys, Moves(any_legal())))
