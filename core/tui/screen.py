@@ -358,29 +358,40 @@ class TableScreen:
         return out
 
     def _log_text(self) -> Fragments:
+        # drawn once per state of the table, size, news mark and result: a redraw reads the pane
+        # several times (its height, its end), and wrapping a long log each time made redraws slow
+        size = self._size()
+        key = (size, self._seen_log, self.source.results() is not None)
+        drawn: dict[tuple[Size, int, bool], Fragments] = self._memo("log", dict)
+        if key not in drawn:
+            drawn[key] = self._draw_log(size)
+        return drawn[key]
+
+    def _draw_log(self, size: Size) -> Fragments:
         lines = self.source.log()
-        first = max(0, len(lines) - self._size().rows)  # the pane shows the end; F5 shows it all
+        seats = self.source.seats()
+        width = size.columns - self._board_width() - 2 if self._roomy() else size.columns
+        first = max(0, len(lines) - size.rows)  # the pane shows the end; F5 shows it all
         out: Fragments = []
         for number, line in enumerate(lines[first:], first):
             style = "class:news" if number >= self._seen_log else ""
             if line.seat is not None and line.seat == self.viewer:
-                style = self.look.seat_style(line.seat, self.source.seats()[line.seat].name)
+                style = self.look.seat_style(line.seat, seats[line.seat].name)
             if line.chat:
                 said = ("» " if self.look.unicode else "> ") + line.text
-                out.append((f"{style} class:chat", self._wrap(said)))
+                out.append((f"{style} class:chat", self._wrap(said, width)))
                 continue
-            out.append((style, self._wrap(line.seen_by(self.viewer))))
+            out.append((style, self._wrap(line.seen_by(self.viewer), width)))
         results = self.source.results()
         if results is not None:
-            out.append(("bold", self._wrap(self._result_line(results.scores, results.winners))))
-            out.extend(("", self._wrap(f"  {line}")) for line in self.source.score_details())
+            out.append(("bold", self._wrap(self._result_line(results.scores, results.winners), width)))
+            out.extend(("", self._wrap(f"  {line}", width)) for line in self.source.score_details())
         return out or [("class:hint", "the game log appears here\n")]
 
-    def _wrap(self, text: str) -> str:
-        """``text`` broken between words to the log pane's width (the pane itself would cut words),
+    @staticmethod
+    def _wrap(text: str, width: int) -> str:
+        """``text`` broken between words to the log pane's ``width`` (the pane itself would cut words),
         the lines after the first indented; with its newline."""
-        size = self._size()
-        width = size.columns - self._board_width() - 2 if self._roomy() else size.columns
         indent = " " * (len(text) - len(text.lstrip()) + 2)
         wrapped = textwrap.wrap(text, max(20, width), subsequent_indent=indent, break_on_hyphens=False)
         return "\n".join(wrapped or [text]) + "\n"
