@@ -12,13 +12,19 @@ import asyncio
 import json
 import os
 import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from atoll.cli.common import registry
 from atoll.errors import AtollError
 
 if TYPE_CHECKING:
+    from atoll.net.identity import Profile
+    from atoll.registry import Registry
+    from atoll.table.launch import JoinState
+    from atoll.table.person import Terminal
     from atoll.tui.host_form import HostChoice
+    from atoll.tui.lobby import LobbyChoice
 
 HELP = "find tables on the LAN, or join one as a player, a bot or a spectator"
 
@@ -71,15 +77,27 @@ def run(args: argparse.Namespace) -> int:
         raise AtollError("--bot plays a seat and --spectate takes none: choose one")
     if (args.resume or args.leave) and (args.address or args.bot or args.spectate):
         raise AtollError("--resume goes back to a table as you sat there: no --address, --bot or --spectate")
+    from atoll.table.launch import JoinState
+
+    state = JoinState()
     try:
-        done = asyncio.run(_join(args))
+        done = asyncio.run(_join(args, state))
         return done if isinstance(done, int) else _host(done)
     except KeyboardInterrupt:
-        print("atoll join: interrupted; take your seat again with: atoll join --resume", file=sys.stderr)
+        print(interrupted_line(state), file=sys.stderr)
         return 130
 
 
-async def _join(args: argparse.Namespace) -> int | HostChoice:
+def interrupted_line(state: JoinState) -> str:
+    """What ``atoll join`` says when Ctrl-C stops it: after a finished game (waiting for the host's next
+    one) nothing is owed and there is no seat to take again; otherwise how to take the seat again."""
+    if state.finished is not None:
+        return (f"atoll join: stopped waiting for the next game; the game at table {state.finished} "
+                "is over and nothing is owed there")
+    return "atoll join: interrupted; take your seat again with: atoll join --resume"
+
+
+async def _join(args: argparse.Namespace, state: JoinState) -> int | HostChoice:
     from atoll.net.discovery import find_table
     from atoll.net.identity import data_dir, open_profile
     from atoll.table.launch import JoinPlan, join_table, learn_host_key, resume_join
@@ -88,11 +106,11 @@ async def _join(args: argparse.Namespace) -> int | HostChoice:
     if args.resume or args.leave:
         profile = open_profile(data_dir(), name=args.name, fallback_name=os.environ.get("USER") or "player")
         return await resume_join(
-            args.table, registry(quiet=args.quiet), profile, quiet=args.quiet, leave=args.leave
+            args.table, registry(quiet=args.quiet), profile, quiet=args.quiet, leave=args.leave, state=state
         )
     if args.address is None and args.table is None:
         if not args.json and not args.quiet and full_screen():
-            return await _lobby(args)
+            return await _lobby(args, state)
         return await _list(args)
     profile = open_profile(data_dir(), name=args.name, fallback_name=os.environ.get("USER") or "player")
     expected_fp: str | None = None
@@ -112,7 +130,7 @@ async def _join(args: argparse.Namespace) -> int | HostChoice:
     plan = JoinPlan(
         host, port, key, expected_fp, args.bot, args.spectate, args.quiet, announced=args.address is None
     )
-    return await join_table(plan, registry(quiet=args.quiet), profile)
+    return await join_table(plan, registry(quiet=args.quiet), profile, state=state)
 
 
 async def _list(args: argparse.Namespace) -> int:
@@ -134,25 +152,43 @@ async def _list(args: argparse.Namespace) -> int:
     return 0
 
 
-async def _lobby(args: argparse.Namespace) -> int | HostChoice:
-    """The lobby screen: the tables on the LAN, live; join or watch the one chosen, or host a new one
-    (handed back to be opened once this event loop is done)."""
+async def _lobby(args: argparse.Namespace, state: JoinState) -> int | HostChoice:
+    """The lobby screen: the tables on the LAN, live; then what the person chose there."""
     from atoll.net.identity import data_dir, open_profile
-    from atoll.table.launch import JoinPlan, join_table
     from atoll.tui.lobby import choose_in_lobby
 
     found = registry()
     choice = await choose_in_lobby(found)
+    return await after_lobby(
+        choice,
+        found,
+        lambda: open_profile(data_dir(), name=args.name, fallback_name=os.environ.get("USER") or "player"),
+        state=state,
+    )
+
+
+async def after_lobby(
+    choice: LobbyChoice | None,
+    found: Registry,
+    profile: Callable[[], Profile],
+    *,
+    state: JoinState | None = None,
+    terminal: Terminal | None = None,
+) -> int | HostChoice:
+    """What a choice in the lobby leads to: nothing (the person left, 0); the host form's choice, handed
+    back to be opened once this event loop is done; or a seat (or a watch) at the chosen table, played
+    at the table screen to its end (the exit status). ``profile`` is opened only to join; ``terminal``
+    is for tests."""
+    from atoll.table.launch import JoinPlan, join_table
+
     if choice is None:
         return 0
     if choice.host is not None:
         return choice.host
-    assert choice.table is not None
-    profile = open_profile(data_dir(), name=args.name, fallback_name=os.environ.get("USER") or "player")
-    a = choice.table.announcement
-    plan = JoinPlan(choice.table.addresses[0], choice.table.port, a.curve_key, a.fingerprint, None,
-                    choice.action == "spectate", False, announced=True)
-    return await join_table(plan, found, profile)
+    if choice.table is None:
+        raise AtollError(f"the lobby chose to {choice.action} but named no table")
+    plan = JoinPlan.chosen(choice.table, spectate=choice.action == "spectate")
+    return await join_table(plan, found, profile(), state=state, terminal=terminal)
 
 
 def _host(choice: HostChoice) -> int:

@@ -27,7 +27,7 @@ from nacl.signing import SigningKey
 from atoll.engine.match import Match
 from atoll.engine.observation import Observation
 from atoll.errors import AtollError
-from atoll.net.discovery import Announcement, Announcer
+from atoll.net.discovery import Announcement, Announcer, FoundTable
 from atoll.net.envelope import canonical_bytes, strict_hex
 from atoll.net.identity import Profile, fingerprint, tables_dir
 from atoll.net.transport import HostSocket, KeyService, PeerSocket, ask_key, curve_keys
@@ -406,10 +406,13 @@ def _with_seats(
     return on_event
 
 
-async def _announce(plan: HostPlan, table: Table, port: int, curve: str, host_fp: str) -> Announcer:
+def announcement_of(table: Table, curve: str, host_fp: str) -> Announcement:
+    """What the LAN is told of ``table`` now (its DNS-SD record): its id, name, game and variant,
+    the seats taken and free, and the host's CURVE key and fingerprint."""
     lobby = table.lobby
-    assert lobby is not None
-    announcement = Announcement(
+    if lobby is None:
+        raise AtollError(f"table {table.id} has not opened yet: there is nothing to announce")
+    return Announcement(
         table=table.id,
         name=lobby.name,
         game=lobby.game,
@@ -420,6 +423,10 @@ async def _announce(plan: HostPlan, table: Table, port: int, curve: str, host_fp
         fingerprint=host_fp,
         curve_key=curve,
     )
+
+
+async def _announce(plan: HostPlan, table: Table, port: int, curve: str, host_fp: str) -> Announcer:
+    announcement = announcement_of(table, curve, host_fp)
     interfaces = [plan.bind] if plan.bind not in ("0.0.0.0", "::") else _lan_addresses()
     announcer = Announcer(announcement, port=port, interfaces=interfaces)
     await announcer.open()
@@ -503,6 +510,22 @@ class JoinPlan:
     announced: bool = False
     """Whether the table was found through DNS-SD: a seat that takes it over announces it again."""
 
+    @classmethod
+    def chosen(cls, found: FoundTable, *, spectate: bool) -> JoinPlan:
+        """The plan for a table chosen in the lobby: its first address, and the key and fingerprint it
+        announced (so no key is asked for, and a host with another fingerprint is refused)."""
+        a = found.announcement
+        return cls(found.addresses[0], found.port, a.curve_key, a.fingerprint, None, spectate, False,
+                   announced=True)
+
+
+@dataclass
+class JoinState:
+    """Where a join is, for what an interrupt should say: ``finished`` is the id of the table whose game
+    ended while this machine knocks for the host's next one (nothing is owed there), else ``None``."""
+
+    finished: str | None = None
+
 
 async def learn_host_key(profile: Profile, host: str, port: int, *, quiet: bool) -> tuple[str, str]:
     """The CURVE key of the host at ``host:port``, asked of it and remembered (trust on first use).
@@ -533,15 +556,19 @@ async def join_table(
     *,
     after: str | None = None,
     terminal: Terminal | None = None,
+    state: JoinState | None = None,
 ) -> int:
     """Sit (or watch) at the table, play until it is over; the exit status.
 
     When the person asks for a rematch on the result screen, the next game is the next table that
     answers at the same address (``after``: the id of the table just played, which may answer a
-    little longer); it is joined as this one was. ``terminal`` is for tests.
+    little longer); it is joined as this one was. ``state`` tells the caller, while this waits for
+    the next game, which finished table it waits after. ``terminal`` is for tests.
     """
+    state = state if state is not None else JoinState()
     while True:
-        status, ending, played = await _join_once(plan, found, profile, after, terminal)
+        state.finished = after
+        status, ending, played = await _join_once(plan, found, profile, after, terminal, state)
         if ending != REMATCH or status != 0:
             return status
         after = played
@@ -582,11 +609,17 @@ async def knock(
 
 
 async def _join_once(
-    plan: JoinPlan, found: Registry, profile: Profile, after: str | None, terminal: Terminal | None
+    plan: JoinPlan,
+    found: Registry,
+    profile: Profile,
+    after: str | None,
+    terminal: Terminal | None,
+    state: JoinState,
 ) -> tuple[int, str, str]:
     """Join one table (the next one after ``after``): the exit status, how the screen ended, its id."""
     key = profile.identity.signing_key()
     socket, welcome = await knock(plan.host, plan.port, plan.curve, key, after=after)
+    state.finished = None  # seated at a new table from here on
     try:
         host_fp = fingerprint(welcome.host_key)
         if plan.expected_fp is not None and host_fp != plan.expected_fp:
@@ -633,7 +666,13 @@ async def _join_once(
 
 
 async def resume_join(
-    table_id: str | None, found: Registry, profile: Profile, *, quiet: bool, leave: bool = False
+    table_id: str | None,
+    found: Registry,
+    profile: Profile,
+    *,
+    quiet: bool,
+    leave: bool = False,
+    state: JoinState | None = None,
 ) -> int:
     """Go back to a table this machine sat at (the latest unfinished one, or ``table_id``) and play on.
 
@@ -641,6 +680,7 @@ async def resume_join(
     may itself be restarting; if it stays silent past the table's host timeout, the peer follows the
     table to the seat that takes it over, or takes it over itself if it is next). With ``leave``, the
     seat leaves the table for good instead, once caught up: the game ends there, with no result.
+    A rematch asked at the end is looked for as :func:`join_table` does (``state`` as there).
     """
     try:
         files = resumable(tables_dir(profile.home), hosting=False, table_id=table_id)
@@ -701,7 +741,7 @@ async def resume_join(
         link.close()
     if ending == REMATCH and status == 0:  # the next game at the address this seat first came to
         again = JoinPlan(host, port, curve, None, None, role == "watch", quiet)
-        return await join_table(again, found, profile, after=table.id)
+        return await join_table(again, found, profile, after=table.id, state=state)
     return status
 
 

@@ -151,3 +151,35 @@ def test_waiting_for_the_next_game_gives_up_with_a_line_saying_what_to_do() -> N
     curve = curve_keys(key)[0].decode()
     with pytest.raises(AtollError, match=r"no next game opened at 127\.0\.0\.1:\d+ .*atoll join"):
         asyncio.run(knock("127.0.0.1", free_port(), curve, key, after="finished-table", wait=0.5))
+
+
+def test_ctrl_c_while_waiting_for_the_next_game_says_the_game_is_over_and_nothing_is_owed(
+    tmp_path: Path,
+) -> None:
+    from atoll.cli.cmd_join import interrupted_line
+    from atoll.table.launch import JoinState
+
+    found = Registry(games={"highcard": InstalledGame(HighCard(), "tests", "tests")})
+    bea = open_profile(tmp_path / "bea", name="Bea")
+    curve = curve_keys(SigningKey.generate())[0].decode()
+    state = JoinState()
+
+    async def knocking() -> str:
+        plan = JoinPlan("127.0.0.1", free_port(), curve, None, None, False, True)
+        task = asyncio.ensure_future(join_table(plan, found, bea, after="kariba-finished", state=state))
+        await asyncio.sleep(0.2)  # knocking at an address where no next game has opened yet
+        said = interrupted_line(state)
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+        return said
+
+    said = asyncio.run(knocking())
+    assert "table kariba-finished is over and nothing is owed there" in said
+    assert "--resume" not in said
+
+
+def test_ctrl_c_before_the_game_is_over_says_how_to_take_the_seat_again() -> None:
+    from atoll.cli.cmd_join import interrupted_line
+    from atoll.table.launch import JoinState
+
+    assert interrupted_line(JoinState()).endswith("take your seat again with: atoll join --resume")
