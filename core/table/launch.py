@@ -267,11 +267,13 @@ async def resume_host(table_id: str | None, found: Registry, profile: Profile, *
             sealed_path=files.sealed,
         )
         link = Link(key, elsewhere)
-        try:  # a rematch asked here finds no next game: the table's host is another seat now
-            status, _ = await _play(table, link, role, plan.own_bot, quiet, found, profile, standby=None)
-            return status
+        try:
+            status, ending = await _play(table, link, role, plan.own_bot, quiet, found, profile, standby=None)
         finally:
             link.close()
+        # the others look for a rematch where the table first was: at this machine (decision 0005)
+        following = await _next_game(Served(status, ending, plan.port), plan, found, None)
+        return status if following is None else await host_table(following, found, profile)
     raise AssertionError("unreachable")
 
 

@@ -130,13 +130,27 @@ def table_screen(
             return None
         return "you host this table: leaving closes it for everyone" if source.hosting else source.leave_line
 
+    return TableScreen(source, look=look, input=input, output=output, leave_hint=hint,
+                       rematch_hint=lambda: rematch_line(source))
+
+
+def rematch_line(source: NetTable) -> str:
+    """What ``r`` does on the result screen of this network table. A rematch opens at the address of
+    the table's first host: one that moved to another seat during the game (decision 0004) needs its
+    first host for the next game, which its own person opens with ``r`` (decision 0005)."""
+    table = source.table
+    first = table.log.host_at(0).encode().hex()
+    if table.log.host.encode().hex() != first:
+        if table.me == first:
+            return ("this table moved to another seat during the game; r: host another game at this "
+                    "machine's address, where the others look for it · Enter: leave")
+        return ("this table moved to another seat during the game: a rematch needs its first host; "
+                "r: wait for that host's next game at its address · Enter: leave")
     if source.hosting:
-        rematch = "r: host another game at this address (the same or another) · Enter: close the table"
-    else:
-        rematch = "r: take a seat at the host's next game here, once the host opens one · Enter: leave"
+        return "r: host another game at this address (the same or another) · Enter: close the table"
     if source.role == "watch":
-        rematch = "r: watch the host's next game here, once the host opens one · Enter: leave"
-    return TableScreen(source, look=look, input=input, output=output, leave_hint=hint, rematch_hint=rematch)
+        return "r: watch the host's next game here, once the host opens one · Enter: leave"
+    return "r: take a seat at the host's next game here, once the host opens one · Enter: leave"
 
 
 class _ToLog(logging.Handler):

@@ -110,7 +110,7 @@ class TableScreen:
     and ``DummyOutput``. ``leave_hint`` gives the line that says how to come
     back after leaving (``None``: none). ``can_rematch``: the result screen offers
     another game with the same people (``r``); ``rematch_hint`` says there what ``r``
-    does at this table.
+    does at this table (or gives that line when asked, as it may change during the game).
     """
 
     def __init__(
@@ -122,7 +122,7 @@ class TableScreen:
         output: Output | None = None,
         leave_hint: Callable[[], str | None] | None = None,
         can_rematch: bool = True,
-        rematch_hint: str | None = None,
+        rematch_hint: str | Callable[[], str] | None = None,
     ) -> None:
         self.source = source
         self.can_rematch = can_rematch
@@ -436,8 +436,9 @@ class TableScreen:
             return [("class:question", " " + self._leave_question() + " [y/N] ")]
         refused = bool(self.message) and self.message[0][0] == "class:refused"
         over = self._waiting().over and self.overlay is None and not self.buffer.text
-        if over and self.can_rematch and self.rematch_hint and not refused:  # before "you played: ..."
-            return [("class:hint", self.rematch_hint)]
+        rematch = self.rematch_hint() if callable(self.rematch_hint) else self.rematch_hint
+        if over and self.can_rematch and rematch and not refused:  # before "you played: ..."
+            return [("class:hint", rematch)]
         if self.message:
             return self.message
         if self.overlay is not None:

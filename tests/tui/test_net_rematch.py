@@ -183,3 +183,30 @@ def test_ctrl_c_before_the_game_is_over_says_how_to_take_the_seat_again() -> Non
     from atoll.table.launch import JoinState
 
     assert interrupted_line(JoinState()).endswith("take your seat again with: atoll join --resume")
+
+
+def moved_table(me: SigningKey, first: SigningKey) -> NetTable:
+    """A peer's table (``me``) first hosted by ``first`` that another seat took over at entry 5."""
+    from atoll.table.table import Table
+
+    async def send(data: bytes) -> None:
+        return None
+
+    table = Table("highcard-moved", first.verify_key.encode(), me, lambda game: HighCard())
+    table.log.hand_over(5, SigningKey.generate().verify_key.encode())
+    return NetTable(table, role="sit", send=send)
+
+
+def test_after_the_table_moved_during_the_game_r_says_a_rematch_needs_its_first_host() -> None:
+    from atoll.table.person import rematch_line
+
+    line = rematch_line(moved_table(SigningKey.generate(), SigningKey.generate()))
+    assert line.startswith("this table moved to another seat during the game: a rematch needs its first host")
+
+
+def test_after_the_table_moved_r_at_the_first_host_hosts_the_next_game_where_the_others_look() -> None:
+    from atoll.table.person import rematch_line
+
+    first = SigningKey.generate()
+    line = rematch_line(moved_table(first, first))
+    assert "r: host another game at this machine's address" in line
