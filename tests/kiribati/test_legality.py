@@ -1,4 +1,5 @@
-"""Illegal actions are refused and change nothing (K50); the game follows the game API."""
+"""Illegal actions are refused and change nothing (K50); a saved game replays to the same end (the
+conformance kit over every variant and seat count is in tests/test_conformance.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,6 @@ from atoll import IllegalAction, MalformedInput, Pick, Roll, State
 from atoll.bots.random_bot import RandomBot
 from atoll.engine import LocalResolver, Match, load, replay, run, save
 from atoll.jsondata import digest
-from atoll.testing import ConformanceCase, conformance_cases
 from tests.kiribati.scenario import GAME, act, action, sea, with_cards
 
 
@@ -145,27 +145,8 @@ def test_the_texts_of_actions_are_the_ones_players_type() -> None:
 
 # -- the game API, through the conformance kit and the engine ---------------------------------
 
-QUICK = [
-    case
-    for case in conformance_cases(GAME, playouts=1, max_steps=200_000)
-    if case.config.variant == "professional" or case.config.seats == 2
-]
-
-
-@pytest.mark.parametrize("case", QUICK, ids=str)
-def test_kiribati_follows_the_game_api(case: ConformanceCase) -> None:
-    """The conformance kit: JSON, no mutation, public replay, no hidden faces, texts, illegal actions,
-    render and determinism, over a random game of each variant (professional: every seat count)."""
-    case.run()
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize(
-    "case", [c for c in conformance_cases(GAME, playouts=1, max_steps=200_000) if c not in QUICK], ids=str
-)
-def test_kiribati_follows_the_game_api_with_every_seat_count(case: ConformanceCase) -> None:
-    """The conformance kit for the children's and family variants with 3-5 seats (about 35 s)."""
-    case.run()
+# The conformance kit over a random game of every variant and seat count runs in
+# tests/test_conformance.py, with every installed game: it is not repeated here.
 
 
 def test_a_saved_game_replays_to_the_same_end(tmp_path: Path) -> None:
