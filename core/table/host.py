@@ -256,10 +256,13 @@ class Sequencer:
 
     def owed_goodbyes(self) -> set[str]:
         """The seats (other than this host's own) that have not said goodbye: they may still be
-        catching up, perhaps after a restart."""
+        catching up, perhaps after a restart. A seat the table named (caught cheating, or forfeiting
+        after the turn time) is not waited for: the game was decided without it."""
         lobby = self.table.lobby
-        seated = set(lobby.seated) if lobby is not None else set()
-        return seated - self.said_bye - {self.table.me or ""}
+        if lobby is None:
+            return set()
+        named = {lobby.seated[e.blame] for e in self.table.events if e.blame is not None}
+        return set(lobby.seated) - self.said_bye - named - {self.table.me or ""}
 
     # -- the clock (the caller's: nothing here reads one) --------------------------------------------
 

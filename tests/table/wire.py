@@ -182,12 +182,29 @@ async def play(
     """
     wanted = list(range(len(wire.peers))) if honest is None else list(honest)
     hosting = asyncio.create_task(run_host(wire.host, wire.socket, grace=1.0))
-    tasks: list[asyncio.Task[Table]] = []
-    for peer in wire.peers:
+    started: dict[int, asyncio.Task[Table]] = {}
+
+    def start(peer: WirePeer) -> None:
         choose = random_bot(peer.table, 7 + peer.index) if peer.session.role == "sit" else None
         if choose is not None and choosers is not None:
             choose = choosers(peer.index, choose)
-        tasks.append(asyncio.create_task(run_peer(peer.session, peer.socket, choose)))
+        started[peer.index] = asyncio.create_task(run_peer(peer.session, peer.socket, choose))
+
+    # the spectators first: once the seats are taken the host admits only the identities it knows,
+    # so a spectator whose handshake came after the last sit (a slow machine) would never get in
+    watchers = [peer for peer in wire.peers if peer.session.role == "watch"]
+    for peer in watchers:
+        start(peer)
+    deadline = asyncio.get_running_loop().time() + 60
+    while watchers and asyncio.get_running_loop().time() < deadline:
+        lobby = wire.host.table.lobby
+        if lobby is not None and len(lobby.spectators) >= len(watchers):
+            break
+        await asyncio.sleep(0.01)
+    for peer in wire.peers:
+        if peer.index not in started:
+            start(peer)
+    tasks = [started[peer.index] for peer in wire.peers]
     waited: list[asyncio.Future[Any]] = [hosting, *(tasks[i] for i in wanted)]
     try:
         if until is None:
