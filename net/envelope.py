@@ -161,13 +161,7 @@ def open_envelope(data: bytes, *, limit: int = MAX_MESSAGE) -> Envelope:
     fields = _canonical_fields(data)
     if fields is None:
         return _open_strictly(data, limit)
-    try:
-        author = strict_hex(fields["author"], 32, "author key")
-        signature = strict_hex(fields["sig"], 64, "signature")
-        VerifyKey(author).verify(_signed_slice(data, fields), signature)
-    except (ValueError, BadSignatureError) as exc:
-        raise Unauthenticated(f"bad signature: {exc}") from exc
-    return _checked(fields, data)
+    return _verified(fields, data)
 
 
 def open_fields(fields: Any, *, limit: int = MAX_MESSAGE) -> Envelope:
@@ -190,6 +184,11 @@ def open_fields(fields: Any, *, limit: int = MAX_MESSAGE) -> Envelope:
         raise Unauthenticated(f"not JSON: {exc}") from exc
     if len(data) > limit:
         raise Unauthenticated(f"message of {len(data)} bytes is over the limit of {limit} bytes")
+    return _verified(fields, data)
+
+
+def _verified(fields: Any, data: bytes) -> Envelope:
+    """Check the author's signature over ``data`` (the canonical bytes of ``fields``), then the rest."""
     try:
         author = strict_hex(fields["author"], 32, "author key")
         signature = strict_hex(fields["sig"], 64, "signature")
