@@ -4,11 +4,17 @@ The rules page is ``docs/rules/animals-on-board.md``; every rule there (A1, A2, 
 scenario test in ``tests/animals_on_board``.
 """
 
-from atoll import BotKind, Game, hookimpl
-from atoll.plugins.animals_on_board.bot import make_ark_bot
+from atoll import Bot, BotKind, Game, hookimpl
 from atoll.plugins.animals_on_board.game import AnimalsOnBoard
 
 __all__ = ["AnimalsOnBoard", "atoll_bots", "atoll_games"]
+
+
+def make_ark_bot(game: Game, seat: int, seed: int) -> Bot:
+    """Make the bot, importing it only now: listing the games need not load every bot."""
+    from atoll.plugins.animals_on_board.bot import make_ark_bot as make
+
+    return make(game, seat, seed)
 
 
 @hookimpl

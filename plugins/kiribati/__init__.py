@@ -4,11 +4,17 @@ The rules page is ``docs/rules/kiribati.md``; every rule there (K1, K2, ...) has
 scenario test in ``tests/kiribati``.
 """
 
-from atoll import BotKind, Game, hookimpl
-from atoll.plugins.kiribati.bot import make_kiribati_bot
+from atoll import Bot, BotKind, Game, hookimpl
 from atoll.plugins.kiribati.game import Kiribati
 
 __all__ = ["Kiribati", "atoll_bots", "atoll_games"]
+
+
+def make_kiribati_bot(game: Game, seat: int, seed: int) -> Bot:
+    """Make the bot, importing it only now: listing the games need not load every bot."""
+    from atoll.plugins.kiribati.bot import make_kiribati_bot as make
+
+    return make(game, seat, seed)
 
 
 @hookimpl

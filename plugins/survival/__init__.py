@@ -4,11 +4,17 @@ The rules page is ``docs/rules/survival.md``; every rule there (S1, S2, ...) has
 test in ``tests/survival``.
 """
 
-from atoll import BotKind, Game, hookimpl
-from atoll.plugins.survival.bot import make_survival_bot
+from atoll import Bot, BotKind, Game, hookimpl
 from atoll.plugins.survival.game import Survival
 
 __all__ = ["Survival", "atoll_bots", "atoll_games"]
+
+
+def make_survival_bot(game: Game, seat: int, seed: int) -> Bot:
+    """Make the bot, importing it only now: listing the games need not load every bot."""
+    from atoll.plugins.survival.bot import make_survival_bot as make
+
+    return make(game, seat, seed)
 
 
 @hookimpl
