@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from atoll import Action, Decision, End, Knowledge, Ledger, Observation, State
+from atoll import Decision, End, Knowledge, Ledger, Observation, State
 from atoll.bots.random_bot import RandomBot
 from atoll.engine import LocalResolver, Match, run
 from atoll.engine.loop import observe
 from atoll.plugins.animals_on_board.bot import ArkBot
 from atoll.plugins.animals_on_board.meta import HIDDEN
 from tests.animals_on_board.scenario import GAME, table
+from tests.bots.checked import Checked
 
 NINE = ["lion1", "lion2", "lion3", "fox1", "fox2", "fox3", "zebra1", "zebra2", "zebra3"]
 
@@ -32,22 +33,13 @@ def chosen(state: State, known: Sequence[Knowledge]) -> str:
     return GAME.describe(state, ArkBot(0, iterations=0).choose(observation(state, known[state["turn"]])))
 
 
-class Checked:
-    """An ark bot whose every choice is checked against the legal actions it was offered."""
-
-    def __init__(self, seed: int) -> None:
-        self.bot = ArkBot(seed, iterations=20)  # a short search, so that whole games stay quick
-
-    def choose(self, seen: Observation) -> Action:
-        action = self.bot.choose(seen)
-        assert action in seen.legal, f"{action!r} is not among the legal actions"
-        return action
-
-
 def bot_game(seats: int, seed: int) -> Match:
     """One game to its end: ark bots at the even seats, random bots at the odd ones."""
     match = Match(GAME, GAME.configure(seats), LocalResolver(seed))
-    agents = [Checked(seed + s) if s % 2 == 0 else RandomBot(seed + s) for s in range(seats)]
+    # the ark bots search briefly (20 iterations), so that whole games stay quick
+    agents = [
+        Checked(ArkBot(seed + s, iterations=20)) if s % 2 == 0 else RandomBot(seed + s) for s in range(seats)
+    ]
     assert isinstance(run(match, agents), End)
     return match
 

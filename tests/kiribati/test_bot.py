@@ -10,13 +10,14 @@ from collections.abc import Sequence
 
 import pytest
 
-from atoll import Action, End, Knowledge, Ledger, Observation, State
+from atoll import End, Knowledge, Ledger, Observation, State
 from atoll.bots.random_bot import RandomBot
 from atoll.engine import LocalResolver, Match, run
 from atoll.plugins.kiribati.bot import KiribatiBot
 from atoll.plugins.kiribati.turn import actor
 from atoll.registry import Registry, load_registry
 from atoll.sim import simulate
+from tests.bots.checked import Checked
 from tests.kiribati.scenario import GAME, act, sea, with_cards
 
 
@@ -48,24 +49,10 @@ def play_turn(state: State, known: Knowledge | None = None, seed: int = 0) -> tu
     return played, state
 
 
-class Checked:
-    """A Kiribati bot whose every choice is checked against the legal actions it was offered."""
-
-    def __init__(self, seed: int) -> None:
-        self.bot = KiribatiBot(seed)
-        self.choices = 0
-
-    def choose(self, seen: Observation) -> Action:
-        action = self.bot.choose(seen)
-        assert action in seen.legal, f"{action!r} is not among the legal actions"
-        self.choices += 1
-        return action
-
-
 def bot_game(variant: str, seed: int, bot_seats: Sequence[int] = (0,)) -> Match:
     """One three-seat game to its end: Kiribati bots at ``bot_seats``, random bots elsewhere."""
     match = Match(GAME, GAME.configure(3, variant), LocalResolver(seed))
-    agents = [Checked(seed + s) if s in bot_seats else RandomBot(seed + s) for s in range(3)]
+    agents = [Checked(KiribatiBot(seed + s)) if s in bot_seats else RandomBot(seed + s) for s in range(3)]
     assert isinstance(run(match, agents), End)
     return match
 

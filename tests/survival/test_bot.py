@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from atoll import Action, Observation, State
+from atoll import State
 from atoll.bots.random_bot import RandomBot
 from atoll.engine import LocalResolver, Match, run
 from atoll.engine.loop import observe
@@ -10,6 +10,7 @@ from atoll.plugins.survival.bot import SurvivalBot, distances, prey_value, threa
 from atoll.plugins.survival.obstacles import choices, walls
 from atoll.registry import load_registry
 from atoll.types import Decision
+from tests.bots.checked import Checked
 from tests.survival.scenario import GAME, position, roll
 
 
@@ -61,22 +62,10 @@ def test_on_doubles_the_bot_lays_the_obstacle_that_leaves_its_prey_safest() -> N
     assert safer <= len(layouts) // 20
 
 
-class Checked:
-    """A Survival bot whose every choice is checked against the legal actions it was offered."""
-
-    def __init__(self, seed: int) -> None:
-        self.bot = SurvivalBot(seed)
-
-    def choose(self, seen: Observation) -> Action:
-        action = self.bot.choose(seen)
-        assert action in seen.legal, f"{action!r} is not among the legal actions"
-        return action
-
-
 def bot_game(seats: int, seed: int) -> Match:
     """One game to its end with a Survival bot in every seat."""
     match = Match(GAME, GAME.configure(seats), LocalResolver(seed))
-    run(match, [Checked(seed * 10 + s) for s in range(seats)])
+    run(match, [Checked(SurvivalBot(seed * 10 + s)) for s in range(seats)])
     return match
 
 
