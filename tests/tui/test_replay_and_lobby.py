@@ -159,31 +159,25 @@ def test_the_host_form_opens_a_table_with_the_chosen_game_seats_and_bots() -> No
     assert chosen == [HostChoice("kariba", kariba.variants[1], kariba.max_seats, 2, "search")]
 
 
-def test_the_rematch_form_starts_from_the_game_just_played_and_enter_opens_it_again() -> None:
+def rematch_form(typed: str, last: HostChoice) -> HostChoice | None:
+    """What the rematch form, opened on the game ``last`` just played, gives for the keys ``typed``."""
     from atoll.tui.host_form import choose_next_game
 
     infos = [installed.game.info for installed in registry().games.values()]
-    last = HostChoice("kiribati", "professional", 4, 2, "search")
 
     async def scenario() -> HostChoice | None:
         with pipe() as keys:
-            keys.send_text("\r")
+            keys.send_text(typed)
             return await choose_next_game(infos, lambda game: ["random", "search"], last, input=keys,
                                           output=SizedOutput())
 
-    assert asyncio.run(scenario()) == last
+    return asyncio.run(scenario())
+
+
+def test_the_rematch_form_starts_from_the_game_just_played_and_enter_opens_it_again() -> None:
+    last = HostChoice("kiribati", "professional", 4, 2, "search")
+    assert rematch_form("\r", last) == last
 
 
 def test_escape_on_the_rematch_form_plays_no_more() -> None:
-    from atoll.tui.host_form import choose_next_game
-
-    infos = [installed.game.info for installed in registry().games.values()]
-    last = HostChoice("kariba", "standard", 2, 1, "random")
-
-    async def scenario() -> HostChoice | None:
-        with pipe() as keys:
-            keys.send_text("\x1b")
-            return await choose_next_game(infos, lambda game: ["random"], last, input=keys,
-                                          output=SizedOutput())
-
-    assert asyncio.run(scenario()) is None
+    assert rematch_form("\x1b", HostChoice("kariba", "standard", 2, 1, "random")) is None
