@@ -57,6 +57,18 @@ def test_a_seat_that_lets_the_turn_time_pass_forfeits_when_two_other_seats_witne
     assert len(witnesses) == 2
 
 
+def test_after_a_forfeit_the_host_waits_for_the_goodbyes_of_the_others_but_not_of_the_seat_named() -> None:
+    net = open_table("kariba", 3)
+    net.host.turn_time = 30.0
+    start(net)
+    late = play_until_a_seat_owes_a_move(net)
+    tick(net, 0.0)
+    tick(net, 30.0)
+    lobby = net.host.table.lobby
+    assert lobby is not None and net.host.table.ended is not None
+    assert net.host.owed_goodbyes() == set(lobby.seated) - {lobby.seated[late]}
+
+
 def test_at_a_table_of_two_a_timeout_aborts_the_game_blaming_nobody() -> None:
     net = open_table("kariba", 2)
     net.host.turn_time = 10.0
