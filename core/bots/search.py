@@ -27,6 +27,7 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
 from atoll.bots.base import BotKind
+from atoll.bots.builtin import SEARCH_SUMMARY
 from atoll.bots.determinize import Sampler, World
 from atoll.engine.observation import Observation
 from atoll.errors import AtollError
@@ -42,8 +43,6 @@ DEFAULT_ITERATIONS = 200
 DEFAULT_STEP_BUDGET = 25_000
 #: A playout longer than this is cut off and scored as a draw among all seats.
 DEFAULT_PLAYOUT_STEPS = 500
-#: What ``atoll games`` and the help say of the search bot.
-SEARCH_SUMMARY = "Monte Carlo tree search over guesses at the hidden cards"
 #: The UCB exploration constant, for rewards in [0, 1].
 DEFAULT_EXPLORATION = 0.7
 #: The part of a reward that goes to the score's place rather than to the win itself.
