@@ -15,7 +15,13 @@ What peers on machines of their own would see is estimated from CPU time, which 
 machine does not inflate: ``roll_critical_cpu_ms`` is the slowest peer's work on a roll (median over
 rolls) and ``kariba_setup_critical_cpu_ms`` the slowest peer's work on each set-up entry, summed along
 the set-up's chain of shuffles, locks and deals; network hops come on top (a fraction of a
-millisecond each on a LAN).
+millisecond each on a LAN). What this machine can do at best is bounded by the work of every process
+together over its cores: ``roll_cpu_total_ms`` (every peer's and the host's work on a roll, median over
+rolls) and ``kariba_setup_cpu_total_ms`` (every process's CPU over the set-up), each also divided by
+the core count (``..._cpu_floor_ms``): no schedule of these processes on these cores is faster.
+
+``--durable`` has every peer and the host write its log as a real table does (``log.jsonl``, each
+entry fsynced before it is acted on, in a temporary directory): the figures then include the disk.
 """
 
 from __future__ import annotations
@@ -26,10 +32,12 @@ import json
 import os
 import statistics
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from nacl.signing import SigningKey
@@ -189,6 +197,35 @@ def watch(table: Table, timings: Timings) -> None:
     table.move = move  # type: ignore[method-assign]
 
 
+@dataclass
+class HostTimings:
+    """What the host spent: ``step_cpu`` the CPU milliseconds of its thread on the messages it took
+    during each protocol step; ``cpu`` its process's CPU seconds when the game began and when it first
+    waited for a decision (as :class:`Timings` has them for a peer)."""
+
+    step_cpu: dict[int, float] = field(default_factory=dict)
+    cpu: dict[str, float] = field(default_factory=dict)
+
+
+def watch_host(host: Sequencer, timings: HostTimings) -> None:
+    """Record into ``timings`` what ``host`` spends on each message it takes."""
+    receive = host.receive
+
+    def timed(connection: bytes, curve_key: bytes, data: bytes) -> Any:
+        thread_cpu = time.thread_time()
+        out = receive(connection, curve_key, data)
+        engine = host.table.engine
+        if engine is not None:
+            n = engine.resolver.record.n
+            timings.step_cpu[n] = timings.step_cpu.get(n, 0.0) + (time.thread_time() - thread_cpu) * 1000
+            timings.cpu.setdefault("started", time.process_time())
+            if "decided" not in timings.cpu and engine.waiting().seat is not None:
+                timings.cpu["decided"] = time.process_time()
+        return out
+
+    host.receive = timed  # type: ignore[method-assign]
+
+
 @contextmanager
 def steps_timed(timings: Timings) -> Iterator[None]:
     """While inside, note in ``timings`` when each protocol step begins (the first peer to begin it)."""
@@ -208,8 +245,9 @@ def steps_timed(timings: Timings) -> Iterator[None]:
         NetResolver._begin = begin  # type: ignore[method-assign]
 
 
-def merge(peers: list[Timings]) -> dict[str, Any]:
-    """The figures of one game from every peer's timings: moves and rolls (ms) and the set-up (ms)."""
+def merge(peers: list[Timings], host: HostTimings, *, processes: bool) -> dict[str, Any]:
+    """The figures of one game from every peer's timings and the host's: moves and rolls (ms) and the
+    set-up (ms); ``processes``: each peer ran in a process of its own (else their CPU clocks are one)."""
     count = len(peers)
     sent = {k: t for p in peers for k, t in p.sent.items()}
     moves = []
@@ -240,10 +278,19 @@ def merge(peers: list[Timings]) -> dict[str, Any]:
         critical = sum(max(p.setup_cpu.get(q, 0.0) for p in peers) for q in seqs)
     # A roll: every peer checks each seat's opening; on machines of their own, the slowest peer's work
     roll_cpu = [max(p.step_cpu.get(n, 0.0) for p in peers) for n in sorted(draws)]
+    # all the work of a roll, every peer's and the host's: over this machine's cores, a bound
+    roll_total = [
+        sum(p.step_cpu.get(n, 0.0) for p in peers) + host.step_cpu.get(n, 0.0) for n in sorted(draws)
+    ]
+    setup_total = None
+    if processes and len(setup_cpu) == count and {"started", "decided"} <= set(host.cpu):
+        setup_total = sum(setup_cpu) + (host.cpu["decided"] - host.cpu["started"]) * 1000
     return {
         "moves": moves,
         "rolls": rolls,
         "roll_cpu_ms": statistics.median(roll_cpu) if roll_cpu else None,
+        "roll_cpu_total_ms": statistics.median(roll_total) if roll_total else None,
+        "setup_cpu_total_ms": setup_total,
         "setup_ms": setup,
         "setup_critical_cpu_ms": critical,
         "setup_cpu_ms": max(setup_cpu) if setup_cpu else None,
@@ -252,28 +299,46 @@ def merge(peers: list[Timings]) -> dict[str, Any]:
 
 
 def _open_host(
-    registry: Registry, game: str, peers: int, variant: str | None
+    registry: Registry, game: str, peers: int, variant: str | None, home: Path | None
 ) -> tuple[Sequencer, SigningKey]:
     host_key = SigningKey.generate()
     info = registry.game(game).info
+    table_id = f"bench-{os.urandom(8).hex()}"
     host = Sequencer.open(
-        f"bench-{os.urandom(8).hex()}",
+        table_id,
         host_key,
         registry.game,
         game=game,
         variant=variant or info.default_variant,
         seats=peers,
         name="bench",
+        **_files(home, table_id, "host"),
     )
     return host, host_key
 
 
+def _files(home: Path | None, table_id: str, who: str) -> dict[str, Any]:
+    """Where ``who`` keeps its log and sealed values under ``home`` (nothing on disk without one)."""
+    if home is None:
+        return {}
+    folder = home / who / table_id
+    folder.mkdir(parents=True, mode=0o700)
+    return {"log_path": folder / "log.jsonl", "sealed_path": folder / "sealed.jsonl"}
+
+
 async def _play_peer(
-    registry: Registry, game: str, table_id: str, host_key: bytes, port: int, index: int, timings: Timings
+    registry: Registry,
+    game: str,
+    table_id: str,
+    host_key: bytes,
+    port: int,
+    index: int,
+    timings: Timings,
+    home: Path | None = None,
 ) -> None:
-    """One random-bot peer of a benchmark table, timed into ``timings``."""
+    """One random-bot peer of a benchmark table, timed into ``timings`` (its log under ``home``, if given)."""
     key = SigningKey.generate()
-    table = Table(table_id, host_key, key, registry.game)
+    table = Table(table_id, host_key, key, registry.game, **_files(home, table_id, f"peer-{index}"))
     watch(table, timings)
     link = PeerSocket(key, curve_public(host_key))
     link.connect("127.0.0.1", port)
@@ -293,13 +358,16 @@ async def _play_peer(
         timings.cpu["last"] = time.process_time()
     finally:
         link.close()
+        table.log.close()
 
 
 async def table_timings(
-    registry: Registry, game: str, peers: int, variant: str | None = None
+    registry: Registry, game: str, peers: int, variant: str | None = None, home: Path | None = None
 ) -> dict[str, Any]:
     """Play one game of ``game`` with ``peers`` random bot peers in this process and event loop."""
-    host, host_key = _open_host(registry, game, peers, variant)
+    host, host_key = _open_host(registry, game, peers, variant, home)
+    host_timings = HostTimings()
+    watch_host(host, host_timings)
     socket = HostSocket(curve_keys(host_key), host.admit)
     port = socket.bind("127.0.0.1", None)
     shared = Timings()  # one process: the step starts are shared; each peer has its own record
@@ -310,22 +378,25 @@ async def table_timings(
             serving = asyncio.create_task(run_host(host, socket, grace=1.0))
             await asyncio.gather(
                 *(
-                    _play_peer(registry, game, host.table.id, public, port, i, timings[i])
+                    _play_peer(registry, game, host.table.id, public, port, i, timings[i], home)
                     for i in range(peers)
                 )
             )
             await serving
     finally:
         socket.close()
-    return merge(timings)
+        host.table.log.close()
+    return merge(timings, host_timings, processes=False)
 
 
 async def process_timings(
-    registry: Registry, game: str, peers: int, variant: str | None = None
+    registry: Registry, game: str, peers: int, variant: str | None = None, home: Path | None = None
 ) -> dict[str, Any]:
     """Play one game of ``game`` with each of ``peers`` random bot peers in a process of its own (as at
     a LAN party, on this machine's cores), the host in this one; the peers' timings merged."""
-    host, host_key = _open_host(registry, game, peers, variant)
+    host, host_key = _open_host(registry, game, peers, variant, home)
+    host_timings = HostTimings()
+    watch_host(host, host_timings)
     socket = HostSocket(curve_keys(host_key), host.admit)
     port = socket.bind("127.0.0.1", None)
     processes: list[asyncio.subprocess.Process] = []
@@ -337,6 +408,7 @@ async def process_timings(
                 "host_key": host_key.verify_key.encode().hex(),
                 "port": port,
                 "index": index,
+                "home": None if home is None else str(home),
             }
             processes.append(
                 await asyncio.create_subprocess_exec(
@@ -359,7 +431,8 @@ async def process_timings(
                 process.kill()
                 await process.wait()
         socket.close()
-    return merge([Timings.from_json(json.loads(out)) for out, _ in outputs])
+        host.table.log.close()
+    return merge([Timings.from_json(json.loads(out)) for out, _ in outputs], host_timings, processes=True)
 
 
 def peer_main(config: dict[str, Any]) -> int:
@@ -375,6 +448,7 @@ def peer_main(config: dict[str, Any]) -> int:
                 config["port"],
                 config["index"],
                 timings,
+                None if config.get("home") is None else Path(config["home"]),
             )
         )
     print(json.dumps(timings.to_json()))
@@ -444,6 +518,11 @@ def relay_peer_main(config: dict[str, Any]) -> int:
     return 0
 
 
+def _per_core(total: float | None, cores: int) -> float | None:
+    """``total`` CPU milliseconds spread evenly over ``cores``: the least wall time they can take."""
+    return None if total is None else total / cores
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark; print a table, or one JSON object keyed by peer count."""
     parser = argparse.ArgumentParser(prog="scripts/bench net", description=__doc__)
@@ -455,6 +534,12 @@ def main(argv: list[str] | None = None) -> int:
         help="run every peer in this one process (default: each peer a process, as at a LAN party)",
     )
     parser.add_argument("--peers", default="2,3,4,5", help="peer counts to measure (default 2,3,4,5)")
+    parser.add_argument(
+        "--durable",
+        action="store_true",
+        help="every peer and the host write their logs (each entry fsynced before it is acted on), "
+        "as at a real table, in a temporary directory",
+    )
     parser.add_argument("--peer", help=argparse.SUPPRESS)  # internal: run as one peer process
     parser.add_argument("--relay-peer", help=argparse.SUPPRESS)  # internal: one relay-floor peer
     args = parser.parse_args(argv)
@@ -462,13 +547,20 @@ def main(argv: list[str] | None = None) -> int:
         return peer_main(json.loads(args.peer))
     if args.relay_peer is not None:
         return relay_peer_main(json.loads(args.relay_peer))
+    with tempfile.TemporaryDirectory(prefix="atoll-bench-") as temporary:
+        return _measure(args, Path(temporary) if args.durable else None)
+
+
+def _measure(args: argparse.Namespace, home: Path | None) -> int:
     registry = load_registry()
     game_timings = table_timings if args.inline else process_timings
     floor_timings = relay_floor if args.inline else relay_floor_processes
+    cores = len(os.sched_getaffinity(0))
     out: dict[str, dict[str, Any]] = {}
     for peers in (int(p) for p in args.peers.split(",")):
+        load = os.getloadavg()[0]  # other work on this machine's cores skews every figure
         floor = asyncio.run(floor_timings(peers, args.rounds))
-        play = asyncio.run(game_timings(registry, "kiribati", peers, "professional"))
+        play = asyncio.run(game_timings(registry, "kiribati", peers, "professional", home))
         row: dict[str, Any] = {
             "relay_floor_p50_ms": statistics.median(floor),
             "relay_floor_p99_ms": _percentile(floor, 0.99),
@@ -477,17 +569,24 @@ def main(argv: list[str] | None = None) -> int:
             "roll_p50_ms": statistics.median(play["rolls"]) if play["rolls"] else None,
             "roll_p99_ms": _percentile(play["rolls"], 0.99) if play["rolls"] else None,
             "roll_critical_cpu_ms": play["roll_cpu_ms"],
+            "roll_cpu_total_ms": play["roll_cpu_total_ms"],
+            "roll_cpu_floor_ms": _per_core(play["roll_cpu_total_ms"], cores),
             "peer_cpu_us_per_entry": play["cpu_us_per_entry"],
             "moves_measured": len(play["moves"]),
             "rolls_measured": len(play["rolls"]),
             "peers_in": "one process" if args.inline else "a process each",
+            "logs": "fsynced per entry" if home is not None else "none (memory only)",
+            "cores": cores,
+            "load_average_1min": load,
         }
         row["move_vs_floor"] = row["move_p50_ms"] / row["relay_floor_p50_ms"]
         if peers <= 4:
-            setup = asyncio.run(game_timings(registry, "kariba", peers))
+            setup = asyncio.run(game_timings(registry, "kariba", peers, None, home))
             row["kariba_setup_ms"] = setup["setup_ms"]
             row["kariba_setup_cpu_ms_per_peer"] = setup["setup_cpu_ms"]
             row["kariba_setup_critical_cpu_ms"] = setup["setup_critical_cpu_ms"]
+            row["kariba_setup_cpu_total_ms"] = setup["setup_cpu_total_ms"]
+            row["kariba_setup_cpu_floor_ms"] = _per_core(setup["setup_cpu_total_ms"], cores)
         out[str(peers)] = row
         if not args.json:
             print(
