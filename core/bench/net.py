@@ -12,13 +12,15 @@ include waiting for a core. ``--inline`` runs every peer in this one process and
 all peers' work is done one after another, an upper bound for peers on separate machines.
 
 What peers on machines of their own would see is estimated from CPU time, which other work on this
-machine does not inflate: ``roll_critical_cpu_ms`` is the slowest peer's work on a roll (median over
-rolls) and ``kariba_setup_critical_cpu_ms`` the slowest peer's work on each set-up entry, summed along
-the set-up's chain of shuffles, locks and deals; network hops come on top (a fraction of a
+machine does not inflate (with ``--cpu``, which reads each peer's CPU clock at every entry; see
+:data:`CPU_CLOCK` for why only then): ``roll_critical_cpu_ms`` is the slowest peer's work on a roll
+(median over rolls) and ``kariba_setup_critical_cpu_ms`` the slowest peer's work on each set-up entry,
+summed along the set-up's chain of shuffles, locks and deals; network hops come on top (a fraction of a
 millisecond each on a LAN). What this machine can do at best is bounded by the work of every process
-together over its cores: ``roll_cpu_total_ms`` (every peer's and the host's work on a roll, median over
-rolls) and ``kariba_setup_cpu_total_ms`` (every process's CPU over the set-up), each also divided by
-the core count (``..._cpu_floor_ms``): no schedule of these processes on these cores is faster.
+together over its cores: ``roll_cpu_total_ms`` (every peer's and the host's work taking in the entries
+of a roll, median over rolls; with ``--cpu``) and ``kariba_setup_cpu_total_ms`` (every process's CPU
+over the set-up, threads included), each also divided by the core count (``..._cpu_floor_ms``): no
+schedule of these processes on these cores is faster.
 
 ``--durable`` has every peer and the host write its log as a real table does (``log.jsonl``, each
 entry fsynced before it is acted on, in a temporary directory): the figures then include the disk.
@@ -50,6 +52,18 @@ from atoll.table.peer import PeerSession, bot_chooser, run_peer
 from atoll.table.resolver import NetResolver
 from atoll.table.serve import run_host
 from atoll.table.table import Table
+
+#: Why the CPU time of each entry is only read with ``--cpu``: on this virtual machine, under load, a
+#: reading of a thread's CPU clock (a system call that takes the scheduler's lock) was seen to cost
+#: hundreds of microseconds, on the path from an entry to the answer it asks for (py-spy: 13% of a
+#: peer's busy time, two readings an entry), which delays what the run times. Figures that need it
+#: (``roll_critical_cpu_ms``, ``roll_cpu_total_ms``, ``kariba_setup_critical_cpu_ms``) come from a
+#: run with ``--cpu``; the process's CPU clock is read a few times a game in every run.
+CPU_CLOCK = "--cpu"
+
+
+def _no_clock() -> float:
+    return 0.0
 
 
 def _percentile(values: list[float], share: float) -> float:
@@ -105,9 +119,10 @@ class Timings:
     for a decision. ``cpu`` holds this process's CPU seconds (``time.process_time``) at ``started``,
     at ``first_decision`` and at the game's end, with ``entries`` the entries taken after ``started``:
     what a peer needs of its own machine, whatever else shares this one's cores. ``setup_cpu`` holds
-    the CPU milliseconds this peer's main thread spent on each entry (checking it, and answering it:
-    a shuffle, a lock, keys) from ``started`` to ``first_decision``; ``step_cpu`` the same summed per
-    protocol step (the entry that opens a step counts towards it).
+    the CPU milliseconds this peer's main thread spent on each entry from ``started`` to
+    ``first_decision`` (checking it, answering it: a shuffle, a lock, keys, and whatever else it did
+    until the next entry came); ``step_cpu`` the same summed per protocol step (the entry that opens a
+    step counts towards it).
     """
 
     sent: dict[str, float] = field(default_factory=dict)
@@ -156,12 +171,14 @@ class Timings:
         )
 
 
-def watch(table: Table, timings: Timings) -> None:
-    """Record into ``timings`` when ``table`` sends and applies moves and completes protocol steps."""
+def watch(table: Table, timings: Timings, *, cpu: bool = False) -> None:
+    """Record into ``timings`` when ``table`` sends and applies moves and completes protocol steps;
+    with ``cpu``, also the CPU time its thread spends taking in each entry (see :data:`CPU_CLOCK`)."""
     receive = table.receive
+    clock = time.thread_time if cpu else _no_clock
 
     def timed(data: dict[str, Any]) -> Any:
-        thread_cpu = time.thread_time()  # this thread's clock: cheap, unlike the process's
+        thread_cpu = clock()
         entry = receive(data)
         now = time.perf_counter()
         message = entry.message
@@ -173,11 +190,12 @@ def watch(table: Table, timings: Timings) -> None:
                 timings.started = now
                 timings.cpu["started"] = time.process_time()
             timings.entries += 1
-            spent = (time.thread_time() - thread_cpu) * 1000
-            if timings.first_decision is None:
-                timings.setup_cpu[entry.seq] = spent
             record = engine.resolver.record
-            timings.step_cpu[record.n] = timings.step_cpu.get(record.n, 0.0) + spent
+            if cpu:
+                spent = (clock() - thread_cpu) * 1000
+                if timings.first_decision is None:
+                    timings.setup_cpu[entry.seq] = spent
+                timings.step_cpu[record.n] = timings.step_cpu.get(record.n, 0.0) + spent
             if record.complete():
                 timings.step_end.setdefault(record.n, now)
             if timings.first_decision is None and engine.waiting().seat is not None:
@@ -207,17 +225,19 @@ class HostTimings:
     cpu: dict[str, float] = field(default_factory=dict)
 
 
-def watch_host(host: Sequencer, timings: HostTimings) -> None:
-    """Record into ``timings`` what ``host`` spends on each message it takes."""
+def watch_host(host: Sequencer, timings: HostTimings, *, cpu: bool = False) -> None:
+    """Record into ``timings`` what ``host`` spends on each message it takes (as :func:`watch`)."""
     receive = host.receive
+    clock = time.thread_time if cpu else _no_clock
 
     def timed(connection: bytes, curve_key: bytes, data: bytes) -> Any:
-        thread_cpu = time.thread_time()
+        thread_cpu = clock()
         out = receive(connection, curve_key, data)
         engine = host.table.engine
         if engine is not None:
-            n = engine.resolver.record.n
-            timings.step_cpu[n] = timings.step_cpu.get(n, 0.0) + (time.thread_time() - thread_cpu) * 1000
+            if cpu:
+                n = engine.resolver.record.n
+                timings.step_cpu[n] = timings.step_cpu.get(n, 0.0) + (clock() - thread_cpu) * 1000
             timings.cpu.setdefault("started", time.process_time())
             if "decided" not in timings.cpu and engine.waiting().seat is not None:
                 timings.cpu["decided"] = time.process_time()
@@ -245,9 +265,10 @@ def steps_timed(timings: Timings) -> Iterator[None]:
         NetResolver._begin = begin  # type: ignore[method-assign]
 
 
-def merge(peers: list[Timings], host: HostTimings, *, processes: bool) -> dict[str, Any]:
+def merge(peers: list[Timings], host: HostTimings, *, processes: bool, cpu: bool) -> dict[str, Any]:
     """The figures of one game from every peer's timings and the host's: moves and rolls (ms) and the
-    set-up (ms); ``processes``: each peer ran in a process of its own (else their CPU clocks are one)."""
+    set-up (ms); ``processes``: each peer ran in a process of its own (else their CPU clocks are one);
+    ``cpu``: the CPU time of each entry was read."""
     count = len(peers)
     sent = {k: t for p in peers for k, t in p.sent.items()}
     moves = []
@@ -273,14 +294,14 @@ def merge(peers: list[Timings], host: HostTimings, *, processes: bool) -> dict[s
     # The set-up is a chain: each seat shuffles (then locks) after checking the seat before it. With
     # every peer on a machine of its own, it takes about the slowest peer's work on each entry, summed.
     critical = None
-    if len(decided) == count:
+    if cpu and len(decided) == count:
         seqs = set().union(*(p.setup_cpu for p in peers))
         critical = sum(max(p.setup_cpu.get(q, 0.0) for p in peers) for q in seqs)
     # A roll: every peer checks each seat's opening; on machines of their own, the slowest peer's work
-    roll_cpu = [max(p.step_cpu.get(n, 0.0) for p in peers) for n in sorted(draws)]
+    roll_cpu = [max(p.step_cpu.get(n, 0.0) for p in peers) for n in sorted(draws) if cpu]
     # all the work of a roll, every peer's and the host's: over this machine's cores, a bound
     roll_total = [
-        sum(p.step_cpu.get(n, 0.0) for p in peers) + host.step_cpu.get(n, 0.0) for n in sorted(draws)
+        sum(p.step_cpu.get(n, 0.0) for p in peers) + host.step_cpu.get(n, 0.0) for n in sorted(draws) if cpu
     ]
     setup_total = None
     if processes and len(setup_cpu) == count and {"started", "decided"} <= set(host.cpu):
@@ -335,11 +356,13 @@ async def _play_peer(
     index: int,
     timings: Timings,
     home: Path | None = None,
+    cpu: bool = False,
 ) -> None:
-    """One random-bot peer of a benchmark table, timed into ``timings`` (its log under ``home``, if given)."""
+    """One random-bot peer of a benchmark table, timed into ``timings`` (its log under ``home``, if
+    given; with ``cpu``, the CPU time of each entry)."""
     key = SigningKey.generate()
     table = Table(table_id, host_key, key, registry.game, **_files(home, table_id, f"peer-{index}"))
-    watch(table, timings)
+    watch(table, timings, cpu=cpu)
     link = PeerSocket(key, curve_public(host_key))
     link.connect("127.0.0.1", port)
     made: list[Callable[..., Any]] = []
@@ -362,12 +385,17 @@ async def _play_peer(
 
 
 async def table_timings(
-    registry: Registry, game: str, peers: int, variant: str | None = None, home: Path | None = None
+    registry: Registry,
+    game: str,
+    peers: int,
+    variant: str | None = None,
+    home: Path | None = None,
+    cpu: bool = False,
 ) -> dict[str, Any]:
     """Play one game of ``game`` with ``peers`` random bot peers in this process and event loop."""
     host, host_key = _open_host(registry, game, peers, variant, home)
     host_timings = HostTimings()
-    watch_host(host, host_timings)
+    watch_host(host, host_timings, cpu=cpu)
     socket = HostSocket(curve_keys(host_key), host.admit)
     port = socket.bind("127.0.0.1", None)
     shared = Timings()  # one process: the step starts are shared; each peer has its own record
@@ -378,7 +406,7 @@ async def table_timings(
             serving = asyncio.create_task(run_host(host, socket, grace=1.0))
             await asyncio.gather(
                 *(
-                    _play_peer(registry, game, host.table.id, public, port, i, timings[i], home)
+                    _play_peer(registry, game, host.table.id, public, port, i, timings[i], home, cpu)
                     for i in range(peers)
                 )
             )
@@ -386,17 +414,22 @@ async def table_timings(
     finally:
         socket.close()
         host.table.log.close()
-    return merge(timings, host_timings, processes=False)
+    return merge(timings, host_timings, processes=False, cpu=cpu)
 
 
 async def process_timings(
-    registry: Registry, game: str, peers: int, variant: str | None = None, home: Path | None = None
+    registry: Registry,
+    game: str,
+    peers: int,
+    variant: str | None = None,
+    home: Path | None = None,
+    cpu: bool = False,
 ) -> dict[str, Any]:
     """Play one game of ``game`` with each of ``peers`` random bot peers in a process of its own (as at
     a LAN party, on this machine's cores), the host in this one; the peers' timings merged."""
     host, host_key = _open_host(registry, game, peers, variant, home)
     host_timings = HostTimings()
-    watch_host(host, host_timings)
+    watch_host(host, host_timings, cpu=cpu)
     socket = HostSocket(curve_keys(host_key), host.admit)
     port = socket.bind("127.0.0.1", None)
     processes: list[asyncio.subprocess.Process] = []
@@ -409,6 +442,7 @@ async def process_timings(
                 "port": port,
                 "index": index,
                 "home": None if home is None else str(home),
+                "cpu": cpu,
             }
             processes.append(
                 await asyncio.create_subprocess_exec(
@@ -432,7 +466,9 @@ async def process_timings(
                 await process.wait()
         socket.close()
         host.table.log.close()
-    return merge([Timings.from_json(json.loads(out)) for out, _ in outputs], host_timings, processes=True)
+    return merge(
+        [Timings.from_json(json.loads(out)) for out, _ in outputs], host_timings, processes=True, cpu=cpu
+    )
 
 
 def peer_main(config: dict[str, Any]) -> int:
@@ -449,6 +485,7 @@ def peer_main(config: dict[str, Any]) -> int:
                 config["index"],
                 timings,
                 None if config.get("home") is None else Path(config["home"]),
+                bool(config.get("cpu")),
             )
         )
     print(json.dumps(timings.to_json()))
@@ -535,6 +572,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--peers", default="2,3,4,5", help="peer counts to measure (default 2,3,4,5)")
     parser.add_argument(
+        CPU_CLOCK,
+        action="store_true",
+        help="also read each peer's CPU clock at every entry (per-step CPU figures; see CPU_CLOCK)",
+    )
+    parser.add_argument(
         "--durable",
         action="store_true",
         help="every peer and the host write their logs (each entry fsynced before it is acted on), "
@@ -560,7 +602,7 @@ def _measure(args: argparse.Namespace, home: Path | None) -> int:
     for peers in (int(p) for p in args.peers.split(",")):
         load = os.getloadavg()[0]  # other work on this machine's cores skews every figure
         floor = asyncio.run(floor_timings(peers, args.rounds))
-        play = asyncio.run(game_timings(registry, "kiribati", peers, "professional", home))
+        play = asyncio.run(game_timings(registry, "kiribati", peers, "professional", home, args.cpu))
         row: dict[str, Any] = {
             "relay_floor_p50_ms": statistics.median(floor),
             "relay_floor_p99_ms": _percentile(floor, 0.99),
@@ -581,7 +623,7 @@ def _measure(args: argparse.Namespace, home: Path | None) -> int:
         }
         row["move_vs_floor"] = row["move_p50_ms"] / row["relay_floor_p50_ms"]
         if peers <= 4:
-            setup = asyncio.run(game_timings(registry, "kariba", peers, None, home))
+            setup = asyncio.run(game_timings(registry, "kariba", peers, None, home, args.cpu))
             row["kariba_setup_ms"] = setup["setup_ms"]
             row["kariba_setup_cpu_ms_per_peer"] = setup["setup_cpu_ms"]
             row["kariba_setup_critical_cpu_ms"] = setup["setup_critical_cpu_ms"]
