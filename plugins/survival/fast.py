@@ -5,7 +5,8 @@ for playouts and search.
 A place is its index in :data:`~atoll.plugins.survival.board.PLACES` (0-90), a prey its index
 in :data:`~atoll.plugins.survival.meta.ANIMALS`, and a token on the board ``(seat, token)`` with
 :data:`PREDATOR` for the predator. The dice are rolled inline, so the simulator is always at a
-placement, a choice of dice or a step.
+placement, a choice of dice or a step; the draw for who starts (rule S2) is made when the simulator
+is set up.
 
 Codes (each names the same move, with the same text, in every state): ``PLACE + 91 * animal +
 place``; ``ASSIGN + die`` gives the predator that die; ``PREDATOR_STEP + place`` and
@@ -85,15 +86,18 @@ def _has_path(place: int, blocked: set[int], seen: set[int], need: int) -> bool:
 class SurvivalSimulator(Simulator):
     """One game of Survival of the Fittest in play, places and tokens as ints, the dice rolled inline."""
 
-    __slots__ = ("at", "clock", "dice", "draws", "laid", "obstacle_due", "out", "phase", "points",
+    __slots__ = ("at", "clock", "dice", "draws", "first", "laid", "obstacle_due", "out", "phase", "points",
                  "predator_left", "predators", "prey", "prey_left", "round", "seats", "touched", "turn",
                  "unplaced", "walls")
 
-    def __init__(self, seats: int, draws: Draws) -> None:
+    def __init__(self, seats: int, draws: Draws, first: int | None = None) -> None:
+        """A game at its first placement: ``first`` is the seat drawn to start, drawn from ``draws``
+        (as the full API's first chance step) unless given."""
         self.seats = seats
         self.draws = draws
         self.phase = _PLACE
-        self.turn = 0
+        self.first = draws.die(seats) - 1 if first is None else first
+        self.turn = self.first
         self.round = 0
         self.clock = 0
         self.predators = [_INDEX[p] for p in STARTS[seats]]
@@ -117,7 +121,7 @@ class SurvivalSimulator(Simulator):
     def at_position(cls, config: Config, draws: Draws, start: Position) -> SurvivalSimulator:
         """A game at the decision ``start`` (nothing in Survival is hidden: the state says it all)."""
         state = start.state
-        sim = cls(config.seats, draws)
+        sim = cls(config.seats, draws, state["first"])
         sim.phase = {"place": _PLACE, "assign": _ASSIGN, "move": _MOVE}[state["phase"]]
         sim.turn, sim.round, sim.clock = state["turn"], state["round"], state["clock"]
         sim.predators = [-1 if p is None else _INDEX[p] for p in state["predators"]]
@@ -197,6 +201,7 @@ class SurvivalSimulator(Simulator):
         twin = SurvivalSimulator.__new__(SurvivalSimulator)
         twin.seats, twin.draws = self.seats, draws or self.draws
         twin.phase, twin.turn, twin.round, twin.clock = self.phase, self.turn, self.round, self.clock
+        twin.first = self.first
         twin.predators = list(self.predators)
         twin.prey = [dict(prey) for prey in self.prey]
         twin.unplaced = [list(left) for left in self.unplaced]
@@ -270,8 +275,8 @@ class SurvivalSimulator(Simulator):
         self.at[place] = (seat, animal)
         left = sum(len(u) for u in self.unplaced)
         if left:
-            self.turn = placer(self.seats, left)
-        elif self._begin_turn(0):
+            self.turn = placer(self.seats, left, self.first)
+        elif self._begin_turn(self.first):
             self._after_move()
 
     def _predator_blocked(self, seat: int) -> set[int]:
@@ -407,7 +412,8 @@ class SurvivalSimulator(Simulator):
     def _begin_turn(self, seat: int) -> bool:
         """S7, S19: the next turn and its roll, or the end at the round limit. True when the roll
         left the turn with nothing to do yet decided (doubles, which go straight to moving)."""
-        new_round = self.round == 0 or seat <= self.turn
+        first, seats = self.first, self.seats
+        new_round = self.round == 0 or (seat - first) % seats <= (self.turn - first) % seats
         rounds = self.round + 1 if new_round else self.round
         self.dice, self.predator_left, self.prey_left, self.obstacle_due = [], 0, 0, False
         self.touched = set()

@@ -128,6 +128,8 @@ def _turn(v: Mapping[str, Any]) -> list[Fragments]:
     if v["phase"] == "over":
         winners = " and ".join(names[s] for s in v["winners"])
         return [[("bold", f"game over: {winners} win{'s' if len(v['winners']) == 1 else ''}")]]
+    if v["phase"] == "draw":
+        return [[("", "drawing who starts")]]
     turn = v["turn"]
     lines: list[Fragments] = [[("", "to move: "), (STYLE[turn], names[turn])]]
     if v["dice"]:

@@ -11,11 +11,12 @@ from atoll.plugins.survival.meta import ANIMALS
 
 
 def initial_state(config: Config) -> State:
-    """Predators on their corners, every prey still to be placed, red to place first."""
+    """Predators on their corners, every prey still to be placed, and the draw for who starts (S2) to come."""
     seats = config.seats
     return {
         "seats": seats,
-        "phase": "place",                      # place, roll, assign, move, over
+        "phase": "draw",                       # draw, place, roll, assign, move, over
+        "first": None,                         # the seat drawn to start (S2): it places and moves first
         "turn": 0,                             # the seat placing or on turn
         "round": 0,                            # rounds of turns begun (0 while placing)
         "clock": 0,                            # turns begun, for who kept prey longest (S18)
@@ -59,7 +60,7 @@ def index_tokens(state: State) -> dict[str, list[Any]]:
 
 
 def in_game(state: State) -> list[int]:
-    """The seats that still have prey (while placing: every seat)."""
-    if state["phase"] == "place":
+    """The seats that still have prey (before and while placing: every seat)."""
+    if state["phase"] in ("draw", "place"):
         return list(range(state["seats"]))
     return [seat for seat in range(state["seats"]) if state["prey"][seat]]

@@ -46,8 +46,14 @@ def aliases(state: State, action: Action) -> list[str]:
 
 
 def describe_chance(state: State, outcome: Mapping[str, JSON]) -> str | None:
-    """``red rolls 3 and 5``; doubles say an obstacle must be laid."""
+    """``blue is drawn to start`` (S2); ``red rolls 3 and 5``, and doubles say an obstacle must be laid."""
     values = outcome.get("values")
+    if state["phase"] == "draw" and isinstance(values, list) and len(values) == 1:
+        drawn = values[0]
+        if not isinstance(drawn, int) or not 1 <= drawn <= state["seats"]:
+            return None
+        name = COLOURS[drawn - 1]
+        return f"{name} is drawn to start: {name} places the first prey and moves first"
     if state["phase"] != "roll" or not isinstance(values, list) or len(values) != 2:
         return None
     line = f"{COLOURS[state['turn']]} rolls {values[0]} and {values[1]}"

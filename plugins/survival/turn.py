@@ -1,4 +1,5 @@
-"""The course of a game: placing prey, rolling, moving, obstacles, catches and the end (rules S6-S21).
+"""The course of a game: the draw for who starts, placing prey, rolling, moving, obstacles, catches and
+the end (rules S2, S6-S21).
 
 Actions (places are named ``a1`` ... ``k11``, see :mod:`atoll.plugins.survival.board`):
 ``{"do": "place", "animal": "zebra", "at": "d4"}``, ``{"do": "assign", "predator": 5}`` (the
@@ -41,10 +42,17 @@ from atoll.plugins.survival.state import in_game, occupants
 DICE = Roll(2, 6)
 
 
+def draw(seats: int) -> Roll:
+    """The draw for who starts (rule S2): one die with a side for every seat."""
+    return Roll(1, seats)
+
+
 def next_step(state: State) -> Step:
-    """What happens now: a roll at the start of a turn, a decision, or the end."""
+    """What happens now: the draw for who starts, a roll at the start of a turn, a decision, or the end."""
     if state["phase"] == "over":
         return End(results(state))
+    if state["phase"] == "draw":
+        return Chance(draw(state["seats"]))
     if state["phase"] == "roll":
         return Chance(DICE)
     return Decision(state["turn"])
@@ -52,7 +60,7 @@ def next_step(state: State) -> Step:
 
 def legal(state: State, seat: int) -> list[Action]:
     """Every legal action of ``seat`` now, in a stable order (steps before obstacles)."""
-    if state["phase"] in ("roll", "over") or seat != state["turn"]:
+    if state["phase"] in ("draw", "roll", "over") or seat != state["turn"]:
         return []
     if state["phase"] == "place":
         taken = set(occupants(state)) | FIXED_SET
@@ -89,7 +97,10 @@ def apply_action(state: State, action: Action) -> State:
 
 
 def resolve_chance(state: State, request: Request, outcome: Mapping[str, JSON]) -> State:
-    """The state after the roll at the start of a turn (rule S7; doubles: rule S14)."""
+    """The state after the draw for who starts (rule S2) or the roll at the start of a turn (rule S7;
+    doubles: rule S14)."""
+    if state["phase"] == "draw" and request == draw(state["seats"]):
+        return _start(state, outcome)
     if state["phase"] != "roll" or request != DICE:
         raise ProtocolViolation(f"Survival did not ask for {request!r} in its {state['phase']!r} phase")
     values = outcome.get("values")
@@ -101,6 +112,16 @@ def resolve_chance(state: State, request: Request, outcome: Mapping[str, JSON]) 
         new.update(phase="move", predator_die=values[0], predator_left=values[0], prey_left=values[0],
                    obstacle_due=True)
     return _after_move(new) if new["phase"] == "move" else new
+
+
+def _start(state: State, outcome: Mapping[str, JSON]) -> State:
+    """Rule S2: the seat drawn places the first prey and, once all are placed, moves first."""
+    seats, values = state["seats"], outcome.get("values")
+    if (not isinstance(values, list) or len(values) != 1 or not isinstance(values[0], int)
+            or isinstance(values[0], bool) or not 1 <= values[0] <= seats):
+        raise MalformedInput(f"the draw for who starts gives one value 1-{seats}, not {values!r}")
+    first = values[0] - 1
+    return dict(state, phase="place", first=first, turn=first)
 
 
 # -- actions -----------------------------------------------------------------------
@@ -120,17 +141,18 @@ def _place(state: State, action: Action) -> State:
     unplaced[seat].remove(animal)
     new = dict(state, prey=prey, unplaced=unplaced, at={**state["at"], at: [seat, animal]})
     if not any(unplaced):
-        return _begin_turn(new, 0)
-    new["turn"] = placer(state["seats"], sum(len(u) for u in unplaced))
+        return _begin_turn(new, state["first"])
+    new["turn"] = placer(state["seats"], sum(len(u) for u in unplaced), state["first"])
     return new
 
 
-def placer(seats: int, left: int) -> int:
+def placer(seats: int, left: int, first: int) -> int:
     """Who places the next prey when ``left`` prey are still to be placed (rule S6): in snake order,
-    red to the last seat, then back from the last seat to red, and so on (our decision, for balance)."""
+    from the seat drawn to start (``first``) round to the seat before it, then back, and so on (our
+    decision, for balance)."""
     done = seats * len(ANIMALS) - left
     rnd, pos = divmod(done, seats)
-    return pos if rnd % 2 == 0 else seats - 1 - pos
+    return (first + (pos if rnd % 2 == 0 else seats - 1 - pos)) % seats
 
 
 def _assign(state: State, action: Action) -> State:
@@ -241,8 +263,10 @@ def _after_move(state: State) -> State:
 
 
 def _begin_turn(state: State, seat: int) -> State:
-    """The next turn (rule S7), or the end when the round limit is reached (S19)."""
-    new_round = state["round"] == 0 or seat <= state["turn"]
+    """The next turn (rule S7), or the end when the round limit is reached (S19). A round begins
+    with the seat drawn to start (S2, S13)."""
+    first, seats = state["first"], state["seats"]
+    new_round = state["round"] == 0 or (seat - first) % seats <= (state["turn"] - first) % seats
     rounds = state["round"] + 1 if new_round else state["round"]
     base = dict(state, dice=[], predator_die=0, predator_left=0, prey_left=0, obstacle_due=False,
                 touched=[], path=[])

@@ -24,10 +24,12 @@ def position(
     *,
     seats: int = 2,
     turn: int = 0,
+    first: int = 0,
     obstacles: Mapping[int, tuple[str, int]] | None = None,
     caught: Mapping[int, list[list[object]]] | None = None,
 ) -> State:
-    """The state at the roll of ``turn``'s turn with exactly these tokens on the board."""
+    """The state at the roll of ``turn``'s turn with exactly these tokens on the board, ``first`` the
+    seat drawn to start (rule S2)."""
     state = GAME.setup(GAME.configure(seats))
     predators: list[str | None] = [None] * seats
     prey: list[dict[str, str]] = [{} for _ in range(seats)]
@@ -40,7 +42,7 @@ def position(
             prey[seat][kind] = place
     state.update(
         predators=predators, prey=prey, unplaced=[[] for _ in range(seats)], phase="roll", turn=turn,
-        round=1, clock=1,
+        first=first, round=1, clock=1,
         obstacles={str(n): {"at": at, "turn": t} for n, (at, t) in (obstacles or {}).items()},
     )
     state["at"] = index_tokens(state)
@@ -48,6 +50,11 @@ def position(
     if caught:
         state["caught"] = [list(caught.get(seat, [])) for seat in range(seats)]
     return state
+
+
+def started(seats: int, first: int = 0) -> State:
+    """A new game of ``seats`` players once the draw for who starts (rule S2) gave ``first``."""
+    return GAME.resolve(GAME.setup(GAME.configure(seats)), Roll(1, seats), {"values": [first + 1]})
 
 
 def roll(state: State, a: int, b: int) -> State:

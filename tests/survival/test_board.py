@@ -6,11 +6,11 @@ import itertools
 
 import pytest
 
-from atoll import IllegalAction
+from atoll import Chance, Decision, IllegalAction, MalformedInput, Roll
 from atoll.plugins.survival.board import CORNERS, FIXED, NEIGHBOURS, PLACES, STARTS, distance
 from atoll.plugins.survival.meta import ANIMALS, POINTS, PREDATORS
 from atoll.plugins.survival.obstacles import footprint, layouts
-from tests.survival.scenario import GAME, act, moves_of, position, roll
+from tests.survival.scenario import GAME, act, moves_of, position, roll, started
 
 
 def test_s1_the_board_is_a_hexagon_of_91_places_named_a1_to_k11() -> None:
@@ -30,12 +30,42 @@ def test_s1_a_typed_path_goes_from_neighbour_to_neighbour() -> None:
 
 
 @pytest.mark.parametrize("seats", [2, 3, 4])
-def test_s2_predators_start_on_their_corners_and_red_places_first(seats: int) -> None:
-    """S2: opposite corners for two, every other corner for three, two opposite pairs for four."""
+def test_s2_predators_start_on_their_corners_and_a_die_draws_who_starts(seats: int) -> None:
+    """S2: opposite corners for two, every other corner for three, two opposite pairs for four; the
+    game opens with a die of one side per seat, before anybody places or moves."""
     state = GAME.setup(GAME.configure(seats))
     assert state["predators"] == list(STARTS[seats])
     assert set(STARTS[seats]) <= set(CORNERS)
-    assert (state["phase"], state["turn"]) == ("place", 0)
+    assert GAME.next(state) == Chance(Roll(1, seats))
+    assert all(GAME.legal_actions(state, seat, {}) == [] for seat in range(seats))
+
+
+@pytest.mark.parametrize(("seats", "first"), [(2, 1), (3, 2), (4, 0), (4, 3)])
+def test_s2_the_seat_drawn_places_the_first_prey(seats: int, first: int) -> None:
+    """S2: the die's value names the seat that starts (1 red, 2 blue, ...)."""
+    state = started(seats, first)
+    assert (state["phase"], state["turn"], state["first"]) == ("place", first, first)
+    assert GAME.next(state) == Decision(first)
+
+
+@pytest.mark.parametrize("values", [[0], [5], [1, 2], [True]])
+def test_s2_a_draw_outside_the_seats_is_refused(values: list[object]) -> None:
+    """S2: with four seats the draw is one value 1-4."""
+    with pytest.raises(MalformedInput, match="who starts"):
+        GAME.resolve(GAME.setup(GAME.configure(4)), Roll(1, 4), {"values": values})
+
+
+def test_s2_the_seat_drawn_moves_first_and_begins_every_round() -> None:
+    """S2, S13: with green drawn, a round runs green, red, blue; blue's turn ends it."""
+    tokens = {"a1": "red predator", "a5": "red zebra", "k6": "blue predator", "k10": "blue zebra",
+              "f11": "green predator", "j6": "green zebra"}
+    state = roll(position(tokens, seats=3, turn=1, first=2), 1, 2)
+    assert state["round"] == 1
+    state = act(state, "predator 1 prey 2")
+    state = act(state, f"predator {moves_of(state, 'predator')[0]}")
+    state = act(state, f"zebra {moves_of(state, 'zebra')[0]}")
+    state = act(state, f"zebra {moves_of(state, 'zebra')[0]}")
+    assert (state["phase"], state["turn"], state["round"]) == ("roll", 2, 2)
 
 
 def test_s2_with_four_players_the_first_two_to_move_start_on_opposite_corners() -> None:
@@ -49,7 +79,7 @@ def test_s2_with_four_players_the_first_two_to_move_start_on_opposite_corners() 
 def test_s3_eight_fixed_obstacles_take_no_token() -> None:
     """S3: eight fixed obstacles; nobody places or steps on one."""
     assert len(set(FIXED)) == 8 and set(FIXED) <= set(PLACES)
-    state = GAME.setup(GAME.configure(2))
+    state = started(2)
     with pytest.raises(IllegalAction, match="free place"):
         GAME.apply(state, {"do": "place", "animal": "zebra", "at": "e6"})
     tokens = {"d5": "red predator", "a2": "red zebra", "k11": "blue predator", "e2": "blue zebra"}

@@ -66,6 +66,14 @@ def test_s21_the_log_names_rolls_catches_and_the_whole_path() -> None:
     assert GAME.describe_chance(state, Roll(2, 6), {"values": [1, 1]}) is None  # not a rolling moment
 
 
+def test_s21_the_log_names_the_seat_drawn_to_start() -> None:
+    """S21, S2: the draw is logged by colour; the screen says the draw is on until it is made."""
+    state = GAME.setup(GAME.configure(3))
+    assert GAME.describe_chance(state, Roll(1, 3), {"values": [2]}) == (
+        "blue is drawn to start: blue places the first prey and moves first")
+    assert "drawing who starts" in "".join(text for _, text in GAME.render(GAME.view(state, None, {})))
+
+
 def test_s22_the_board_is_drawn_as_hexagons_with_owners_readable_without_colour() -> None:
     """S22: every token shows its owner's letter: ``*R*`` red's predator, ``Rz`` red's zebra."""
     state = position({**BASE, "d7": "blue buffalo"}, obstacles={1: ("f4", 0)})
