@@ -22,12 +22,16 @@ import zmq.asyncio
 from nacl.signing import SigningKey, VerifyKey
 from zmq.auth.asyncio import AsyncioAuthenticator
 from zmq.utils import z85
+from zmq.utils.monitor import parse_monitor_message
 
 from atoll.net.envelope import MAX_FRAME, MAX_MESSAGE, check_size
 
 #: ZMTP heartbeats: a ping every second; a link silent for five is dropped (and reconnected by the peer).
 HEARTBEAT_IVL_MS = 1000
 HEARTBEAT_TIMEOUT_MS = 5000
+
+#: Seconds a peer's send waits for room before it takes its link for one ZeroMQ gave up on.
+STUCK_SEND_S = 3.0
 
 
 def curve_keys(identity: SigningKey) -> tuple[bytes, bytes]:
@@ -137,6 +141,10 @@ class HostSocket:
         self.context.term()
 
 
+class Refused(ConnectionError):
+    """The host's ZAP handler refused this identity: the CURVE handshake failed on authentication."""
+
+
 class PeerSocket:
     """A peer's DEALER, a CURVE client of the host whose public key (z85) it was given.
 
@@ -163,23 +171,67 @@ class PeerSocket:
         self.socket.setsockopt(zmq.RECONNECT_IVL_MAX, 2000)
         self.socket.curve_publickey, self.socket.curve_secretkey = curve_keys(identity)
         self.socket.curve_serverkey = host_key
+        self._endpoint: str | None = None
+        # a refusal by the host's ZAP handler reaches the client only as a monitor event (ZeroMQ
+        # itself just retries the handshake), so it is watched from before the first connect
+        self._refusals = self.socket.get_monitor_socket(zmq.EVENT_HANDSHAKE_FAILED_AUTH)
 
     def connect(self, host: str, port: int) -> None:
         """Connect to the host (ZeroMQ reconnects by itself when the link drops)."""
-        self.socket.connect(f"tcp://{host}:{port}")
+        self._endpoint = f"tcp://{host}:{port}"
+        self.socket.connect(self._endpoint)
 
     async def send(self, data: bytes) -> None:
         """Send one message to the host; :class:`~atoll.net.envelope.MessageTooLarge` (naming both
-        sizes, nothing sent) for one over :attr:`limit`, which the host would refuse."""
-        await self.socket.send(check_size(data, limit=self.limit))
+        sizes, nothing sent) for one over :attr:`limit`, which the host would refuse.
+
+        ZeroMQ does not reconnect a link it dropped for a protocol error (a frame from the host over
+        ``max_frame``): the socket is left without a link, and a send would wait forever. A send that
+        finds no room for :data:`STUCK_SEND_S` connects afresh, so that the peer's next heartbeat
+        reaches the host again.
+        """
+        check_size(data, limit=self.limit)
+        sent = cast("asyncio.Future[object]", self.socket.send(data, flags=zmq.NOBLOCK))
+        if not (sent.done() and isinstance(sent.exception(), zmq.Again)):
+            await sent
+            return
+        try:
+            await asyncio.wait_for(self.socket.send(data), STUCK_SEND_S)
+        except TimeoutError:
+            if self._endpoint is None:
+                raise
+            self.socket.disconnect(self._endpoint)
+            self.socket.connect(self._endpoint)
+            await self.socket.send(data)
 
     async def recv(self) -> bytes:
         """The next message from the host."""
         data: bytes = await self.socket.recv()
         return data
 
+    async def recv_admitted(self) -> bytes:
+        """The next message from the host, or :class:`Refused` when the host refuses this identity's
+        handshake first (without this, a refused peer would wait for a message that never comes)."""
+        receiving = asyncio.ensure_future(self.socket.recv())
+        refusing = asyncio.ensure_future(self._refusals.recv_multipart())
+        try:
+            await asyncio.wait({receiving, refusing}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for waiting in (receiving, refusing):
+                if not waiting.done():
+                    waiting.cancel()
+        if receiving.done() and not receiving.cancelled():
+            data: bytes = receiving.result()
+            return data
+        status = parse_monitor_message(refusing.result())["value"]
+        raise Refused(f"the host refused this identity's handshake (ZAP status {status})")
+
     def close(self) -> None:
-        """Close the socket (linger 0)."""
+        """Close the socket and its monitor (linger 0); closing again does nothing."""
+        if self.socket.closed:
+            return
+        self.socket.disable_monitor()
+        self._refusals.close(linger=0)
         self.socket.close(linger=0)
         self.context.term()
 

@@ -30,7 +30,7 @@ from atoll.errors import AtollError
 from atoll.net.discovery import Announcement, Announcer, FoundTable
 from atoll.net.envelope import canonical_bytes, strict_hex
 from atoll.net.identity import Profile, fingerprint, tables_dir
-from atoll.net.transport import HostSocket, KeyService, PeerSocket, ask_key, curve_keys
+from atoll.net.transport import HostSocket, KeyService, PeerSocket, Refused, ask_key, curve_keys
 from atoll.registry import Registry
 from atoll.table.follow import Link, connect_to, follow, host_here, moved_to, standby_address
 from atoll.table.host import Sequencer
@@ -587,7 +587,8 @@ async def knock(
 ) -> tuple[PeerSocket, Welcome]:
     """A socket to the table at ``host:port`` and its welcome. With ``after`` (a table id), knock
     until a table other than that one answers, for up to ``wait`` seconds: the host closes the
-    finished table and opens the next one at the same address."""
+    finished table and opens the next one at the same address. A host that does not admit this
+    identity (its seats are taken by others) is told in one line at once (AtollError)."""
     deadline = time.monotonic() + wait
     while True:
         socket = PeerSocket(key, curve.encode())
@@ -597,6 +598,13 @@ async def knock(
             if welcome.table_id != after:
                 return socket, welcome
             failed: Exception = TableFailed(f"the host at {host}:{port} still holds the finished table")
+        except Refused as exc:  # definite: knocking again would be refused again
+            socket.close()
+            raise AtollError(
+                f"the table at {host}:{port} refused this identity ({fingerprint(key.verify_key.encode())}): "
+                "its seats are taken and none is this identity's; watch with --spectate if its host "
+                "admits late spectators (atoll host --late-watchers)"
+            ) from exc
         except (TableFailed, OSError) as exc:
             failed = exc
         socket.close()

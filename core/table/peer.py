@@ -278,7 +278,8 @@ class Welcome:
 
 
 async def handshake(socket: PeerSocket, key: SigningKey, timeout: float = 10.0) -> Welcome:
-    """Ask the host who it is and which table it holds (the link is CURVE-authenticated)."""
+    """Ask the host who it is and which table it holds (the link is CURVE-authenticated);
+    :class:`~atoll.net.transport.Refused` when the host does not admit this identity."""
     await socket.send(seal(key, v=PROTOCOL, kind="sync", table="", n=0, seen={}, body={"have": -1}))
     deadline = asyncio.get_running_loop().time() + timeout
     while True:
@@ -286,7 +287,7 @@ async def handshake(socket: PeerSocket, key: SigningKey, timeout: float = 10.0) 
         if left <= 0:
             raise TableFailed("the host did not answer (is the address right, and the table open?)")
         try:
-            frm = read_frame(await asyncio.wait_for(socket.recv(), left))
+            frm = read_frame(await asyncio.wait_for(socket.recv_admitted(), left))
         except TimeoutError:
             continue
         except Unauthenticated:
