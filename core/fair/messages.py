@@ -81,9 +81,15 @@ def content_digest(message: Mapping[str, JSON]) -> str:
 
 def sign(message: Mapping[str, JSON], key: SigningKey) -> Message:
     """``message`` (any old ``sig`` dropped) with its author's signature added under ``sig``."""
+    return sign_covering(message, key)[0]
+
+
+def sign_covering(message: Mapping[str, JSON], key: SigningKey) -> tuple[Message, bytes]:
+    """:func:`sign`, and the bytes the signature covers."""
     signed = {k: v for k, v in message.items() if k != "sig"}
-    signed["sig"] = key.sign(signed_bytes(signed)).signature.hex()
-    return signed
+    covered = signed_bytes(signed)
+    signed["sig"] = key.sign(covered).signature.hex()
+    return signed, covered
 
 
 def parse(message: JSON, *, table: str, seats: int) -> Message:

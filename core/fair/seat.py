@@ -36,7 +36,7 @@ from atoll.errors import ProtocolViolation
 from atoll.fair.commitments import SealBox
 from atoll.fair.hashing import hash_bytes
 from atoll.fair.identity import SIGNATURE_SIZE, BindingSigner, binding_statement
-from atoll.fair.messages import Message, make, sign
+from atoll.fair.messages import Message, make, sign_covering, signed_bytes
 from atoll.fair.randomness import CHAIN_LENGTH, HashChain, position
 from atoll.fair.record import SEED_SIZE, Record
 from atoll.fair.transcript import StepRecord
@@ -77,6 +77,8 @@ class Participant:
         self._chains: dict[int, HashChain] = {}
         self._box = SealBox(self._seed, table, seat)
         self._pending_seal: dict[str, JSON] = {}
+        self._signed: dict[str, bytes] = {}
+        """Signature -> the bytes it covers, for each message this seat signed and has not seen come back."""
         self.known: dict[str, JSON] = {}
         """Handle -> face for what this seat privately knows (its sealed values and dealt cards)."""
 
@@ -94,8 +96,13 @@ class Participant:
 
     def receive(self, message: JSON) -> list[Message]:
         """A message arrived: check it (raises on a cheat) and return what this seat sends in reply."""
-        self.record.receive(message)
+        self.record.receive(message, signed_here=self._signed_here)
         return self._drain()
+
+    def _signed_here(self, message: Message) -> bool:
+        """Whether ``message`` is exactly one this seat signed (its signature need not be checked)."""
+        covered = self._signed.pop(message["sig"], None) if message["seat"] == self.seat else None
+        return covered is not None and covered == signed_bytes(message)
 
     def _drain(self) -> list[Message]:
         """Sign the deck messages this seat's deck copies produced; note the cards it has learnt."""
@@ -110,7 +117,9 @@ class Participant:
 
     def sign(self, message: Message) -> Message:
         """``message`` signed in this seat's name (how every message it sends is signed)."""
-        return sign(message, self._key)
+        signed, covered = sign_covering(message, self._key)
+        self._signed[signed["sig"]] = covered
+        return signed
 
     # -- inputs from this seat's own player ------------------------------------------
 
