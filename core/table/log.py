@@ -24,7 +24,14 @@ from typing import IO, Any
 from nacl.exceptions import BadSignatureError
 from nacl.signing import SigningKey, VerifyKey
 
-from atoll.net.envelope import Envelope, Unauthenticated, canonical_bytes, open_fields, strict_hex
+from atoll.net.envelope import (
+    Envelope,
+    Unauthenticated,
+    canonical_bytes,
+    open_fields,
+    own_envelope,
+    strict_hex,
+)
 
 #: The table protocol's version; a peer of another version is told so and goes.
 PROTOCOL = "atoll-table/1"
@@ -114,6 +121,8 @@ class TableLog:
         self.entries: list[Entry] = []
         self._heads: list[str] = []
         self._seen_ids: set[tuple[str, int]] = set()
+        self._own: dict[bytes, Envelope] = {}
+        """Messages this peer signed that the log does not hold yet, by their bytes (see :meth:`sent`)."""
         self._file: IO[str] | None = None
         self.path = path
         if path is not None:
@@ -140,6 +149,11 @@ class TableLog:
         self.host = VerifyKey(host_key)
         self._hosts.append((seq, self.host))
 
+    def sent(self, data: bytes) -> None:
+        """``data`` is a message this peer has just sealed: when it comes back in an entry, its author's
+        signature (this peer's own, over exactly these bytes) is not checked again."""
+        self._own[data] = own_envelope(data)
+
     def check(self, data: dict[str, Any], *, new_host: bytes | None = None) -> Entry:
         """Check the entry ``data`` as the next one; return it (not yet kept). Raises BadEntry.
 
@@ -152,7 +166,7 @@ class TableLog:
         if type(seq) is not int or seq != len(self.entries):
             raise BadEntry(f"entry {seq!r} arrived where entry {len(self.entries)} belongs")
         try:
-            message = open_fields(data["msg"])
+            message = open_fields(data["msg"], own=self._own)
             head = next_head(strict_hex(prev, 32, "prev").hex(), message.raw)
             (self.host if new_host is None else VerifyKey(new_host)).verify(
                 sequencing_bytes(self.table, seq, head), strict_hex(data["host"], 64, "host signature")
@@ -238,6 +252,7 @@ class TableLog:
 
     def remember(self, entry: Entry) -> None:
         """Hold a checked entry that is on disk already (a log read back after a restart)."""
+        self._own.pop(entry.message.raw, None)
         self.entries.append(entry)
         self._heads.append(entry.head)
         self._seen_ids.add((entry.message.author, entry.message.n))

@@ -226,6 +226,8 @@ class Table:
         )
         check_size(data, f"a {kind!r} message")  # nothing counted: the caller may try something smaller
         self._n += 1
+        if kind in LOGGED:
+            self.log.sent(data)
         return data
 
     def move(self, action: dict[str, Any]) -> bytes:
