@@ -583,12 +583,20 @@ async def join_table(
 
 
 async def knock(
-    host: str, port: int, curve: str, key: SigningKey, *, after: str | None, wait: float = REMATCH_WAIT_S
+    host: str,
+    port: int,
+    curve: str,
+    key: SigningKey,
+    *,
+    after: str | None,
+    wait: float = REMATCH_WAIT_S,
+    spectate: bool = False,
 ) -> tuple[PeerSocket, Welcome]:
     """A socket to the table at ``host:port`` and its welcome. With ``after`` (a table id), knock
     until a table other than that one answers, for up to ``wait`` seconds: the host closes the
     finished table and opens the next one at the same address. A host that does not admit this
-    identity (its seats are taken by others) is told in one line at once (AtollError)."""
+    identity (its seats are taken by others) is told in one line at once (AtollError; ``spectate``:
+    the identity came to watch)."""
     deadline = time.monotonic() + wait
     while True:
         socket = PeerSocket(key, curve.encode())
@@ -600,10 +608,16 @@ async def knock(
             failed: Exception = TableFailed(f"the host at {host}:{port} still holds the finished table")
         except Refused as exc:  # definite: knocking again would be refused again
             socket.close()
-            raise AtollError(
-                f"the table at {host}:{port} refused this identity ({fingerprint(key.verify_key.encode())}): "
-                "its seats are taken and none is this identity's; watch with --spectate if its host "
+            why = (
+                "its seats are taken and it admits no more spectators (a host can: "
+                "atoll host --late-watchers)"
+                if spectate
+                else "its seats are taken and none is this identity's; watch with --spectate if its host "
                 "admits late spectators (atoll host --late-watchers)"
+            )
+            who = fingerprint(key.verify_key.encode())
+            raise AtollError(
+                f"the table at {host}:{port} refused this identity ({who}): {why}"
             ) from exc
         except (TableFailed, OSError) as exc:
             failed = exc
@@ -628,7 +642,7 @@ async def _join_once(
 ) -> tuple[int, str, str]:
     """Join one table (the next one after ``after``): the exit status, how the screen ended, its id."""
     key = profile.identity.signing_key()
-    socket, welcome = await knock(plan.host, plan.port, plan.curve, key, after=after)
+    socket, welcome = await knock(plan.host, plan.port, plan.curve, key, after=after, spectate=plan.spectate)
     state.finished = None  # seated at a new table from here on
     try:
         host_fp = fingerprint(welcome.host_key)

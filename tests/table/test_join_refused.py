@@ -57,14 +57,20 @@ async def join(home: Path, *args: str) -> tuple[int, str]:
         socket.close()
 
 
-@pytest.mark.parametrize("role", [["--bot", "random"], ["--spectate"]], ids=["bot", "spectator"])
+@pytest.mark.parametrize(
+    ("role", "why"),
+    [
+        (["--bot", "random"], "its seats are taken and none is this identity's; watch with --spectate if"),
+        (["--spectate"], "its seats are taken and it admits no more spectators"),
+    ],
+    ids=["bot", "spectator"],
+)
 def test_an_identity_without_a_seat_at_a_full_table_is_told_in_one_line_that_it_was_refused(
-    tmp_path: Path, role: list[str]
+    tmp_path: Path, role: list[str], why: str
 ) -> None:
     status, err = asyncio.run(join(tmp_path, *role, "--quiet"))
     assert status != 0
     lines = err.strip().splitlines()
     assert len(lines) == 1, err
     assert lines[0].startswith("atoll join: the table at 127.0.0.1:")
-    assert "refused this identity" in lines[0] and "seats are taken" in lines[0]
-    assert "--late-watchers" in lines[0]
+    assert "refused this identity" in lines[0] and why in lines[0] and "--late-watchers" in lines[0]
