@@ -107,6 +107,8 @@ class HostSocket:
         self.socket.curve_server = True
         self.socket.curve_publickey, self.socket.curve_secretkey = server_keys
         self.public_key = server_keys[0]
+        self.on_malformed: Callable[[bytes, str], None] | None = None
+        """Told (connection, what was wrong) of each message that is not read (none: dropped)."""
 
     def bind(self, address: str, port: int | None) -> int:
         """Bind on ``address`` (an IP) and ``port`` (a free one when ``None``); return the port."""
@@ -119,8 +121,11 @@ class HostSocket:
         """The next message: (connection id, the sender's CURVE public key in z85, the bytes)."""
         while True:
             frames = await self.socket.recv_multipart(copy=False)
-            if len(frames) != 2:
-                continue  # a DEALER sends one frame; anything else is not ours to read
+            if len(frames) != 2:  # a DEALER sends its message as one frame: the rest is not read
+                if self.on_malformed is not None:
+                    parts = len(frames) - 1
+                    self.on_malformed(bytes(frames[0].bytes), f"a message is one frame, not {parts}")
+                continue
             user = frames[1].get("User-Id")  # the client's CURVE key (z85), set by the ZAP handler
             return bytes(frames[0].bytes), str(user or "").encode(), frames[1].bytes
 

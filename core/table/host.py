@@ -381,6 +381,11 @@ class Sequencer:
         data = frame("chat", msg=message.to_json())
         return [(conn, data) for conn in self.connections]
 
+    def refuse(self, connection: bytes, text: str) -> list[Outgoing]:
+        """Refuse what ``connection`` sent that never reached :meth:`receive` (the transport could not
+        read it): an error to its sender and a line in the host's log, as for any refused message."""
+        return self._refuse(connection, f"refused: {text}")
+
     def _refuse(self, connection: bytes, text: str) -> list[Outgoing]:
         self.refused += 1
         log.warning("%s: %s", connection.hex() or "local", text)

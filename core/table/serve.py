@@ -53,6 +53,7 @@ async def run_host(
     table = host.table
     started = time.monotonic()
     host.emit = lambda frames: deliver(socket, frames, host)
+    socket.on_malformed = lambda connection, text: deliver(socket, host.refuse(connection, text), host)
     shown = 0
     asked_at = -1
     mover: asyncio.Task[None] | None = None

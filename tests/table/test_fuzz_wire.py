@@ -254,7 +254,7 @@ async def _fuzz_host(wire: WireTable, fuzz: Fuzz, rng: random.Random) -> None:
             # now and then on a connection of another identity (the host checks who signed)
             who = rng.choice(sorted(keys)) if rng.random() < 0.1 else author
             link = link_of(who)
-            if rng.random() < 0.05:  # two frames in one message: not a DEALER's, not read
+            if rng.random() < 0.05:  # two frames in one message: not a DEALER's, refused unread
                 await link.socket.send_multipart([bad, b"{}"])
             else:
                 await link.socket.send(bad)  # the raw socket: PeerSocket.send checks the size
@@ -377,6 +377,13 @@ def test_the_host_answers_spoiled_messages_with_errors_and_a_flood_with_slow_dow
     assert not any("slow down" in str(f.get("text")) for f in errors)  # each was read in full
     assert fuzzed.wire.host.refused >= len(errors)
     assert any("slow down" in e for e in fuzzed.flood_errors)
+
+
+def test_a_message_of_several_frames_is_answered_that_a_message_is_one_frame(fuzzed: Fuzz) -> None:
+    assert fuzzed.wire is not None
+    texts = [str(f.get("text")) for f in fuzzed.replies if f.get("t") == "error"]
+    assert "refused: a message is one frame, not 2" in texts
+    assert any("a message is one frame, not 2" in line for line in fuzzed.wire.host_lines)
 
 
 def test_a_frame_over_zeromqs_limit_costs_only_its_connection(fuzzed: Fuzz) -> None:
