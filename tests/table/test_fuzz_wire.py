@@ -11,7 +11,9 @@ One Kiribati game (two seats and a spectator, random bots). Two attack surfaces:
   spectator's identities (a modified client opens as many as it likes) send, as the game goes,
   mutations of what the honest peers send: bit flips, cuts, random bytes, wrong types, huge fields,
   replays, and messages validly signed by their author that say the wrong thing (another table,
-  another version, a step gone by, a seat not its own, kinds nobody may send).
+  another version, a step gone by, a seat not its own, kinds nobody may send); now and then as a
+  message of two frames. First come a frame over ZeroMQ's own limit (it costs its sender the
+  connection, nothing else) and a flood on one connection (answered "slow down" past the burst).
 * **A peer** hears only its host, over a CURVE link it authenticated, so what can reach it is what
   the host sends: entries of anyone's messages (those above never get in), chat relayed from any
   identity at the table, and frames of the host's own. The host's socket here is made hostile:
@@ -50,7 +52,7 @@ SEED = 20261123
 #: Seconds the fuzzed game may take at most (it takes a few).
 PLAY_TIMEOUT = 240.0
 
-#: Messages the side connections send the host during the game (before the flood).
+#: Messages the side connections send the host during the game (besides the flood).
 AT_HOST = 2400
 
 #: Spoiled frames the hostile host slips to the peers during the game.
