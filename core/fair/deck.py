@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import enum
 import hmac
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -157,6 +157,9 @@ class MentalDeck:
         self._targets: list[list[Any]] = []
         self._owing: dict[int, list[int]] = {}
         self._early: list[Message] = []
+        self.pipeline = False
+        """Answer a shuffle or lock before checking its proof, when this seat is next (see :meth:`settle`)."""
+        self._unsettled: list[Callable[[], None]] = []
 
     # -- reading ------------------------------------------------------------------------------
 
@@ -202,8 +205,22 @@ class MentalDeck:
             raise ProtocolViolation(f"deck {self.spec.deck!r} has already started")
         return self._my_turns()
 
+    def settle(self) -> None:
+        """Check the proofs of the shuffles and locks this seat answered before checking them.
+
+        With :attr:`pipeline` set, a seat whose turn comes next takes another seat's shuffle or lock
+        once its points are checked group elements, and answers it at once; the proof is checked
+        here, which the caller does as soon as the answer has left (and every other method of the deck
+        does first). A proof that does not check raises :class:`~atoll.errors.CheatDetected` naming
+        its author, as it would have on arrival: nothing later is taken, no card is ever opened. Why
+        answering first is safe: ``docs/decisions/0006-pipelined-deck-setup.md``.
+        """
+        while self._unsettled:
+            self._unsettled.pop(0)()
+
     def receive(self, message: JSON) -> list[Message]:
         """Check and apply another participant's ``message``; return this seat's messages in reply."""
+        self.settle()
         sender = self._sender(message)
         if sender == self.seat:
             raise ProtocolViolation(f"seat {sender} received a message in its own name")
@@ -233,6 +250,7 @@ class MentalDeck:
         Keys that arrived before this call are checked first: if one does not check, this raises
         :class:`~atoll.errors.CheatDetected` naming its author before this seat sends anything.
         """
+        self.settle()
         if self.phase is not Phase.READY:
             raise ProtocolViolation(f"deck {self.spec.deck!r} is not shuffled and locked yet")
         if self._owing:
@@ -259,7 +277,8 @@ class MentalDeck:
 
     def plan_open(self, targets: Targets) -> list[int]:
         """The seats an open round of ``targets`` would wait for; raises as :meth:`open` would, changing
-        nothing."""
+        nothing (but checking what :meth:`settle` checks)."""
+        self.settle()
         if self.phase is not Phase.READY:
             raise ProtocolViolation(f"deck {self.spec.deck!r} is not shuffled and locked yet")
         if self._owing:
@@ -277,6 +296,7 @@ class MentalDeck:
 
     def leave(self) -> Message:
         """Leave gracefully: the message handing over this seat's key for every card not in its hand."""
+        self.settle()
         me = self._me()
         if self.phase is not Phase.READY:
             raise ProtocolViolation("a seat can leave a deck only once it is shuffled and locked; "
@@ -290,6 +310,7 @@ class MentalDeck:
 
     def open_seed(self) -> Message:
         """At the end of the game: return the message opening this seat's seed to everybody."""
+        self.settle()
         me = self._me()
         assert self._seed is not None
         message = self._header(KIND_SEED) | {"seed": self._seed.hex()}
@@ -329,8 +350,10 @@ class MentalDeck:
             commitment = strict_hex(message.get("seed_commitment"), 32, "seed commitment").hex()
         except MalformedInput as exc:
             raise CheatDetected(sender, f"shuffle carries no seed commitment: {exc}") from exc
-        # with a proof, its verification multiplies every point, which checks it (see _elements)
-        checked = not self.spec.proofs
+        # with a proof, its verification multiplies every point, which checks it (see _elements); a
+        # shuffle answered before its proof is checked has its points checked now, before any use
+        ahead = self._answers_ahead(sender, Phase.SHUFFLE)
+        checked = not self.spec.proofs or ahead
         key = self._point(sender, message.get("key"), "shuffle key commitment", checked=checked)
         cards = self._deck_points(sender, message.get("cards"), "shuffle", checked=checked)
         named = {"key": "shuffle key commitment", "cards": "shuffle"}
@@ -342,11 +365,18 @@ class MentalDeck:
                 raise CheatDetected(sender, "shuffle output repeats input cards: they were not re-encrypted")
             if self.spec.proofs:
                 context = self._context("shuffle", sender, seed_commitment=commitment)
-                try:
-                    proof_of_shuffle.verify(
-                        self._cards, cards, key, message.get("proof"), self._generators, context)
-                except dleq.InvalidProof as exc:
-                    raise CheatDetected(sender, f"shuffle of deck {self.spec.deck!r}: {exc}") from exc
+                before, proof, generators = self._cards, message.get("proof"), self._generators
+
+                def check() -> None:
+                    try:
+                        proof_of_shuffle.verify(before, cards, key, proof, generators, context)
+                    except dleq.InvalidProof as exc:
+                        raise CheatDetected(sender, f"shuffle of deck {self.spec.deck!r}: {exc}") from exc
+
+                if ahead:
+                    self._unsettled.append(check)
+                else:
+                    check()
         self._accept_shuffle(sender, commitment, key, cards)
 
     @contextmanager
@@ -395,17 +425,38 @@ class MentalDeck:
 
     def _on_lock(self, sender: int, message: Message) -> None:
         self._expect_turn(sender, Phase.LOCK, "lock")
-        checked = not self.spec.proofs  # the proof's verification multiplies every card and key
+        ahead = self._answers_ahead(sender, Phase.LOCK)
+        # the proof's verification multiplies every card and key (a lock answered ahead: checked now)
+        checked = not self.spec.proofs or ahead
         keys = self._deck_points(sender, message.get("keys"), "card key commitments", checked=checked)
         cards = self._deck_points(sender, message.get("cards"), "lock", checked=checked)
         if self.spec.proofs:
             with self._elements(sender, message, {"keys": "card key commitments", "cards": "lock"}, checked):
                 statements = self._lock_statements(sender, self._cards, cards, keys)
-                try:
-                    dleq.verify(statements, message.get("proof"), self._context("lock", sender))
-                except dleq.InvalidProof as exc:
-                    raise CheatDetected(sender, f"lock of deck {self.spec.deck!r}: {exc}") from exc
+                proof, context = message.get("proof"), self._context("lock", sender)
+
+                def check() -> None:
+                    try:
+                        dleq.verify(statements, proof, context)
+                    except dleq.InvalidProof as exc:
+                        raise CheatDetected(sender, f"lock of deck {self.spec.deck!r}: {exc}") from exc
+
+                if ahead:
+                    self._unsettled.append(check)
+                else:
+                    check()
         self._accept_lock(sender, keys, cards)
+
+    def _answers_ahead(self, sender: int, phase: Phase) -> bool:
+        """Whether this seat answers ``sender``'s shuffle or lock before checking its proof: only with
+        :attr:`pipeline`, with proofs, and when this seat acts next (the last lock, which the deal
+        follows, is always checked at once)."""
+        if not (self.pipeline and self.spec.proofs and self.seat is not None):
+            return False
+        after = sender + 1
+        if phase is Phase.SHUFFLE:
+            return after % self.spec.seats == self.seat and self.seat not in self._left
+        return after < self.spec.seats and after == self.seat and self.seat not in self._left
 
     def _lock_statements(self, seat: int, before: Sequence[Point], after: Sequence[Point],
                          keys: Sequence[Point]) -> list[dleq.Statement]:

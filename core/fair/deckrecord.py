@@ -48,6 +48,8 @@ class DeckRecord:
         """Deck messages this seat must send, in order (the participant signs and sends them)."""
         self.shuffled_at: dict[str, int] = {}
         """Pile -> the step number its shuffle began at."""
+        self.pipeline = False
+        """This seat answers a shuffle or lock before checking its proof (see :meth:`MentalDeck.settle`)."""
 
     # -- reading ------------------------------------------------------------------------
 
@@ -102,6 +104,7 @@ class DeckRecord:
         except MalformedInput as exc:
             raise ProtocolViolation(f"cannot shuffle pile {pile!r}: {exc}") from exc
         deck = MentalDeck(spec, self.seat, self._seed)
+        deck.pipeline = self.pipeline
         self.decks[pile] = deck
         self.shuffled_at[pile] = n
         self.outbox.extend(deck.start())
@@ -157,8 +160,14 @@ class DeckRecord:
         if not isinstance(pile, str) or pile not in self.decks:
             raise CheatDetected(seat, f"sent a message for pile {pile!r}, which is not being shuffled")
         if seat == self.seat:
+            self.decks[pile].settle()
             return
         self.outbox.extend(self.decks[pile].receive(body))
+
+    def settle(self) -> None:
+        """Check every proof this seat answered before checking it (:meth:`MentalDeck.settle`)."""
+        for deck in self.decks.values():
+            deck.settle()
 
     def leave(self) -> list[tuple[int, str]]:
         """This seat leaves: hand over its keys in every locked pile; returns nothing owed by others."""

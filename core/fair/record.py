@@ -225,6 +225,16 @@ class Record:
 
     # -- messages ---------------------------------------------------------------------
 
+    def settle(self) -> None:
+        """Check the proofs this seat answered before checking them (a pipelined shuffle or lock, see
+        :meth:`MentalDeck.settle <atoll.fair.deck.MentalDeck.settle>`); one that does not check stops
+        the table as on arrival (:class:`~atoll.errors.CheatDetected` naming its author)."""
+        try:
+            self.deck.settle()
+        except CheatDetected as exc:
+            self.cheat = exc
+            raise
+
     def receive(self, message: JSON, *, signed_here: Callable[[Message], bool] | None = None) -> Message:
         """Authenticate ``message``, check it for the current step and fold it in; returns it.
 
