@@ -331,6 +331,7 @@ async def run_peer(
     thinking_at = -1
     beat = heard = loop.time()
     quiet = False
+    table.pipelined()  # answers to a deck's shuffle or lock leave first; their proofs are checked right after
     await socket.send(session.hello())
     try:
         while not table.over():
@@ -361,6 +362,7 @@ async def run_peer(
                     table.events.append(Event("the host answers again", len(table.log.entries) - 1))
                 for reply in session.on_frame(data):
                     await socket.send(reply)
+                table.settle()
             elif not quiet and now - heard >= HOST_QUIET_S:
                 quiet = True
                 table.events.append(

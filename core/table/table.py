@@ -175,6 +175,9 @@ class Table:
         """The timeout the table is settling now, if any."""
         self.left: int | None = None
         """The seat that left the table for good (the game ended there), if one did."""
+        self.pipeline = False
+        """This peer's seat answers a deck shuffle or lock before checking its proof; its caller then
+        calls :meth:`settle` as soon as the answer has left (see :meth:`pipelined`)."""
 
     # -- reading ----------------------------------------------------------------------------
 
@@ -279,8 +282,33 @@ class Table:
 
     # -- fed by the host ----------------------------------------------------------------------
 
+    def pipelined(self) -> None:
+        """From now on this peer's seat answers another seat's deck shuffle or lock, when its own turn
+        comes next, before checking that proof (the set-up of a deck goes at the speed of the proving,
+        not of proving and checking in turn); the caller calls :meth:`settle` once the answer has left.
+        Why that is safe: ``docs/decisions/0006-pipelined-deck-setup.md``."""
+        self.pipeline = True
+        me = self.engine.resolver.me if self.engine is not None else None
+        if me is not None:
+            me.record.deck.pipeline = True
+            for deck in me.record.deck.decks.values():
+                deck.pipeline = True
+
+    def settle(self) -> None:
+        """Check the deck proofs this peer answered before checking them; one that does not check ends
+        the game naming its author, as it would have on arrival (before any card is opened)."""
+        engine = self.engine
+        if engine is None or self.over() or not self.log.entries:
+            return
+        try:
+            engine.resolver.record.settle()
+        except CheatDetected as exc:
+            self.ended = f"seat {exc.seat} cheated: {exc}"
+            self._event(self.log.entries[-1], self.ended, blame=exc.seat)
+
     def receive(self, data: dict[str, Any]) -> Entry:
         """Check, keep (on disk first) and fold in the next log entry; raises BadEntry or HostEquivocated."""
+        self.settle()  # what this peer answered ahead is checked before anything after it
         entry = self.check_entry(data)
         self.keep_entry(entry)
         self._apply(entry)
@@ -580,6 +608,7 @@ class Table:
             me = Participant(
                 seat, self.id, lobby.seats, self.master, identities=identities, bind=identity_signer(self.key)
             )
+            me.record.deck.pipeline = self.pipeline
         self.engine = TableEngine(game, config, self.id, me, self._send_fair, identities)
         self.engine.pump()
 
