@@ -40,10 +40,12 @@ NEIGHBOURS = {
 
 #: The six corners, clockwise from the top left.
 CORNERS = ("a1", "f1", "k6", "k11", "f11", "a6")
-#: The predators' start places by the number of players, in seat order: opposite corners for two,
-#: every other corner for three, two opposite pairs for four (rule S2). With four, red and blue, who
-#: move first, start opposite each other and green and yellow beside them: measured, that takes
-#: blue's edge over green and yellow from 15-17 points of win rate to 6-8 (docs/rules/survival.md).
+#: The predators' start places by the number of players, in the order of play from the player drawn
+#: to start (rule S2): opposite corners for two, every other corner for three, two opposite pairs for
+#: four. With four, the first two to move start opposite each other and the last two beside them:
+#: measured, that takes the second player's edge over the last two from 15-17 points of win rate to
+#: 6-8 (docs/rules/survival.md). Given by the order of play rather than by colour, every seat meets
+#: the same layout from every place in the order, so the seats come out even.
 STARTS = {
     2: ("a1", "k11"),
     3: ("a1", "k6", "f11"),

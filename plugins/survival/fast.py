@@ -21,10 +21,10 @@ import random
 
 from atoll import Action, Config, Results, State
 from atoll.fast import OVER, Draws, Position, Simulator
-from atoll.plugins.survival.board import FIXED, NEIGHBOURS, PLACES, STARTS
+from atoll.plugins.survival.board import FIXED, NEIGHBOURS, PLACES
 from atoll.plugins.survival.meta import ANIMALS, OBSTACLES, POINTS, ROUND_LIMIT
 from atoll.plugins.survival.obstacles import layouts
-from atoll.plugins.survival.turn import placer
+from atoll.plugins.survival.turn import corners, placer
 
 #: The token number of a predator (prey are 0-4, their index in ANIMALS).
 PREDATOR = -1
@@ -98,9 +98,9 @@ class SurvivalSimulator(Simulator):
         self.phase = _PLACE
         self.first = draws.die(seats) - 1 if first is None else first
         self.turn = self.first
+        self.predators = [_INDEX[place] for place in corners(seats, self.first)]
         self.round = 0
         self.clock = 0
-        self.predators = [_INDEX[p] for p in STARTS[seats]]
         #: prey[seat]: animal -> place, in the order the seat placed them (the order steps list them)
         self.prey: list[dict[int, int]] = [{} for _ in range(seats)]
         self.unplaced = [list(range(len(ANIMALS))) for _ in range(seats)]

@@ -6,12 +6,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from atoll import Config, State
-from atoll.plugins.survival.board import STARTS
 from atoll.plugins.survival.meta import ANIMALS
 
 
 def initial_state(config: Config) -> State:
-    """Predators on their corners, every prey still to be placed, and the draw for who starts (S2) to come."""
+    """Every prey still to be placed and the draw for who starts (S2) to come; the draw puts the
+    predators on their corners."""
     seats = config.seats
     return {
         "seats": seats,
@@ -20,14 +20,14 @@ def initial_state(config: Config) -> State:
         "turn": 0,                             # the seat placing or on turn
         "round": 0,                            # rounds of turns begun (0 while placing)
         "clock": 0,                            # turns begun, for who kept prey longest (S18)
-        "predators": list(STARTS[seats]),      # each seat's predator's place, None once removed
+        "predators": [None] * seats,           # each predator's place; None before the draw, once out
         "prey": [{} for _ in range(seats)],    # each seat's prey on the board: animal -> place
         "unplaced": [list(ANIMALS) for _ in range(seats)],
         "caught": [[] for _ in range(seats)],  # [owner, animal] each seat's predator caught, in order
         "out": [None] * seats,                 # the clock when a seat lost its last prey
         "obstacles": {},                       # movable obstacles out: "1".."4" -> {"at", "turn"}
         "walls": [],                           # the places the movable obstacles cover, sorted
-        "at": {p: [s, "predator"] for s, p in enumerate(STARTS[seats])},  # place -> [seat, token]
+        "at": {},                              # place -> [seat, token]
         "dice": [],
         "predator_die": 0,
         "predator_left": 0,                    # steps the predator still owes this turn

@@ -27,7 +27,7 @@ from atoll import (
     State,
     Step,
 )
-from atoll.plugins.survival.board import FIXED_SET, PLACES
+from atoll.plugins.survival.board import FIXED_SET, PLACES, STARTS
 from atoll.plugins.survival.meta import ANIMALS, COLOURS, POINTS, ROUND_LIMIT
 from atoll.plugins.survival.moves import (
     can_step,
@@ -115,13 +115,23 @@ def resolve_chance(state: State, request: Request, outcome: Mapping[str, JSON]) 
 
 
 def _start(state: State, outcome: Mapping[str, JSON]) -> State:
-    """Rule S2: the seat drawn places the first prey and, once all are placed, moves first."""
+    """Rule S2: the seat drawn places the first prey and, once all are placed, moves first; the
+    predators go on the start corners in the order of play from it."""
     seats, values = state["seats"], outcome.get("values")
     if (not isinstance(values, list) or len(values) != 1 or not isinstance(values[0], int)
             or isinstance(values[0], bool) or not 1 <= values[0] <= seats):
         raise MalformedInput(f"the draw for who starts gives one value 1-{seats}, not {values!r}")
     first = values[0] - 1
-    return dict(state, phase="place", first=first, turn=first)
+    predators = corners(seats, first)
+    return dict(state, phase="place", first=first, turn=first, predators=predators,
+                at={place: [seat, "predator"] for seat, place in enumerate(predators)})
+
+
+def corners(seats: int, first: int) -> list[str]:
+    """Each seat's start corner when ``first`` starts (rule S2): the first start place of
+    :data:`~atoll.plugins.survival.board.STARTS` for the player drawn, the next for the next player
+    in the order of play, and so on (our decision, for balance)."""
+    return [STARTS[seats][(seat - first) % seats] for seat in range(seats)]
 
 
 # -- actions -----------------------------------------------------------------------

@@ -30,14 +30,28 @@ def test_s1_a_typed_path_goes_from_neighbour_to_neighbour() -> None:
 
 
 @pytest.mark.parametrize("seats", [2, 3, 4])
-def test_s2_predators_start_on_their_corners_and_a_die_draws_who_starts(seats: int) -> None:
-    """S2: opposite corners for two, every other corner for three, two opposite pairs for four; the
-    game opens with a die of one side per seat, before anybody places or moves."""
+def test_s2_a_die_draws_who_starts_before_anybody_places_or_moves(seats: int) -> None:
+    """S2: the game opens with a die of one side per seat; no predator is on the board yet."""
     state = GAME.setup(GAME.configure(seats))
-    assert state["predators"] == list(STARTS[seats])
-    assert set(STARTS[seats]) <= set(CORNERS)
     assert GAME.next(state) == Chance(Roll(1, seats))
     assert all(GAME.legal_actions(state, seat, {}) == [] for seat in range(seats))
+    assert state["predators"] == [None] * seats and state["at"] == {}
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_s2_with_red_drawn_the_predators_start_on_their_corners_in_seat_order(seats: int) -> None:
+    """S2: opposite corners for two, every other corner for three, two opposite pairs for four."""
+    state = started(seats, 0)
+    assert state["predators"] == list(STARTS[seats])
+    assert set(STARTS[seats]) <= set(CORNERS)
+    assert {p: tuple(t) for p, t in state["at"].items()} == {
+        p: (seat, "predator") for seat, p in enumerate(STARTS[seats])}
+
+
+def test_s2_the_start_corners_go_round_in_the_order_of_play_from_the_seat_drawn() -> None:
+    """S2: with blue drawn among four, blue takes a1, green k11, yellow f1 and red f11."""
+    assert started(4, 1)["predators"] == ["f11", "a1", "k11", "f1"]
+    assert started(3, 2)["predators"] == ["k6", "f11", "a1"]
 
 
 @pytest.mark.parametrize(("seats", "first"), [(2, 1), (3, 2), (4, 0), (4, 3)])
@@ -69,9 +83,9 @@ def test_s2_the_seat_drawn_moves_first_and_begins_every_round() -> None:
 
 
 def test_s2_with_four_players_the_first_two_to_move_start_on_opposite_corners() -> None:
-    """S2: red a1 and blue k11 face each other across the board; green f1 and yellow f11 start on
-    the corners between them."""
-    state = GAME.setup(GAME.configure(4))
+    """S2: with red drawn, red a1 and blue k11 face each other across the board; green f1 and
+    yellow f11 start on the corners between them."""
+    state = started(4, 0)
     assert state["predators"] == ["a1", "k11", "f1", "f11"]
     assert distance("a1", "k11") == 10 and distance("f1", "f11") == 10
 
