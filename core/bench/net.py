@@ -22,6 +22,11 @@ of a roll, median over rolls; with ``--cpu``) and ``kariba_setup_cpu_total_ms`` 
 over the set-up, threads included), each also divided by the core count (``..._cpu_floor_ms``): no
 schedule of these processes on these cores is faster.
 
+A peer answers a deck's shuffle or lock before it checks that proof when its turn comes next
+(``docs/decisions/0006-pipelined-deck-setup.md``): that check runs after the entry is taken, so it is
+not counted in ``kariba_setup_critical_cpu_ms`` (on machines of their own it is off the chain), but
+it is in every total.
+
 ``--durable`` has every peer and the host write its log as a real table does (``log.jsonl``, each
 entry fsynced before it is acted on, in a temporary directory): the figures then include the disk.
 """
