@@ -373,10 +373,7 @@ class MentalDeck:
                     except dleq.InvalidProof as exc:
                         raise CheatDetected(sender, f"shuffle of deck {self.spec.deck!r}: {exc}") from exc
 
-                if ahead:
-                    self._unsettled.append(check)
-                else:
-                    check()
+                self._check_now_or_after_answering(check, ahead)
         self._accept_shuffle(sender, commitment, key, cards)
 
     @contextmanager
@@ -441,11 +438,15 @@ class MentalDeck:
                     except dleq.InvalidProof as exc:
                         raise CheatDetected(sender, f"lock of deck {self.spec.deck!r}: {exc}") from exc
 
-                if ahead:
-                    self._unsettled.append(check)
-                else:
-                    check()
+                self._check_now_or_after_answering(check, ahead)
         self._accept_lock(sender, keys, cards)
+
+    def _check_now_or_after_answering(self, check: Callable[[], None], ahead: bool) -> None:
+        """Run a proof's ``check`` now, or, for a message this seat answers ahead, at :meth:`settle`."""
+        if ahead:
+            self._unsettled.append(check)
+        else:
+            check()
 
     def _answers_ahead(self, sender: int, phase: Phase) -> bool:
         """Whether this seat answers ``sender``'s shuffle or lock before checking its proof: only with

@@ -3,24 +3,18 @@
 from __future__ import annotations
 
 import asyncio
-import os
 
 import zmq
-from nacl.signing import SigningKey
 
 from atoll.net.envelope import MAX_FRAME
-from atoll.net.transport import HostSocket, PeerSocket, curve_keys
+from tests.net.loopback import host_and_peer
 
 
 def test_a_peer_whose_link_dropped_over_an_oversize_frame_reaches_the_host_again() -> None:
     # ZeroMQ drops the link over such a frame and, it being a protocol error, never reconnects; a peer
     # used to wait forever on its next send (found by tests/table/test_fuzz_wire.py)
     async def run() -> list[bytes]:
-        host_key = SigningKey(os.urandom(32))
-        host = HostSocket(curve_keys(host_key), lambda _key: True)
-        peer = PeerSocket(SigningKey(os.urandom(32)), curve_keys(host_key)[0])
-        try:
-            peer.connect("127.0.0.1", host.bind("127.0.0.1", None))
+        async with host_and_peer() as (host, peer):
             await peer.send(b"before")
             connection, _user, first = await asyncio.wait_for(host.recv(), 30)
             dropped = host.socket.get_monitor_socket(zmq.EVENT_DISCONNECTED)
@@ -38,8 +32,5 @@ def test_a_peer_whose_link_dropped_over_an_oversize_frame_reaches_the_host_again
                 except TimeoutError:
                     continue
             return heard
-        finally:
-            peer.close()
-            host.close()
 
     assert asyncio.run(asyncio.wait_for(run(), 60))[-1] == b"after"

@@ -3,28 +3,20 @@
 from __future__ import annotations
 
 import asyncio
-import os
 
 import pytest
-from nacl.signing import SigningKey
 
-from atoll.net.transport import HostSocket, PeerSocket, Refused, curve_keys
+from atoll.net.transport import Refused
+from tests.net.loopback import host_and_peer
 
 
 async def _exchange(admit: bool) -> bytes:
-    host_key = SigningKey(os.urandom(32))
-    host = HostSocket(curve_keys(host_key), lambda _key: admit)
-    peer = PeerSocket(SigningKey(os.urandom(32)), curve_keys(host_key)[0])
-    try:
-        peer.connect("127.0.0.1", host.bind("127.0.0.1", None))
+    async with host_and_peer(admit) as (host, peer):
         await peer.send(b"hello")
-        connection, _user, data = await asyncio.wait_for(host.recv(), 10) if admit else (b"", b"", b"")
         if admit:
+            connection, _user, data = await asyncio.wait_for(host.recv(), 10)
             host.send(connection, b"echo " + data)
         return await asyncio.wait_for(peer.recv_admitted(), 30)
-    finally:
-        peer.close()
-        host.close()
 
 
 def test_a_peer_the_host_does_not_admit_is_told_it_was_refused() -> None:
