@@ -48,7 +48,8 @@ def curve_public(identity_public: bytes) -> bytes:
 
 @dataclass
 class RateLimit:
-    """A token bucket per connection: ``rate`` messages a second, bursts up to ``burst``."""
+    """A token bucket per sender (the host counts per identity): ``rate`` messages a second, bursts
+    up to ``burst``."""
 
     rate: float = 200.0
     burst: float = 400.0

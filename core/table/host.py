@@ -195,7 +195,9 @@ class Sequencer:
 
     def receive(self, connection: bytes, curve_key: bytes, data: bytes) -> list[Outgoing]:
         """Bytes from ``connection`` (whose CURVE key is ``curve_key``): what to send, to whom."""
-        if connection and not self.limit.allow(connection):
+        # counted per identity (the CURVE key its connection authenticated), not per connection: a
+        # modified client may open as many connections as it likes, but shares one allowance
+        if connection and not self.limit.allow(curve_key or connection):
             return self._refuse(connection, "too many messages; slow down")
         try:
             message = open_envelope(data)

@@ -9,6 +9,7 @@ import pytest
 from nacl.signing import SigningKey
 
 from atoll.net.envelope import MAX_MESSAGE, MessageTooLarge, canonical_bytes, open_envelope, seal
+from atoll.net.transport import RateLimit
 from atoll.table.frames import frame, read_frame
 from atoll.table.log import PROTOCOL, sequence
 from atoll.table.peer import TableFailed
@@ -149,6 +150,21 @@ def test_a_host_that_relays_a_different_entry_to_one_peer_is_caught_by_the_other
     net.relay = fork
     with pytest.raises(TableFailed, match="two different histories"):
         net.run()
+
+
+def test_a_flood_spread_over_many_connections_of_one_identity_shares_one_allowance() -> None:
+    net = open_table("kariba", 2)
+    net.host.limit = RateLimit(rate=0.0, burst=3.0, clock=lambda: 0.0)  # three messages, no refill
+    flooder, other = net.peers
+    texts = [
+        read_frame(data)["text"]
+        for n in range(4)
+        for _, data in net.host.receive(f"side-{n}".encode(), flooder.curve, b"junk")
+    ]
+    assert ["slow down" in text for text in texts] == [False, False, False, True]
+    # another identity keeps its own allowance
+    ((_, data),) = net.host.receive(b"other", other.curve, b"junk")
+    assert "slow down" not in read_frame(data)["text"]
 
 
 def test_a_frame_that_is_not_json_is_ignored_with_a_note() -> None:
