@@ -1,7 +1,7 @@
 """The mental deck: a face-down pile that N seats shuffle together, so that nobody knows the order
 and every card opens on its own, to one seat (a private deal) or to everybody (a reveal).
 
-Scheme (SRA-style commutative encryption on Ed25519's prime-order subgroup, see docs/fairness.md):
+Scheme (SRA-style commutative encryption in ristretto255, a group of prime order; see docs/fairness.md):
 
 * Cards are independent points ``M_j``, hashed from the table, the deck name and the deck *digest*,
   which commits to the whole card list; a copy built from a different list has another digest and

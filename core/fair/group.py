@@ -1,34 +1,60 @@
-"""The prime-order group for the mental deck: Ed25519's subgroup of order L, through libsodium (PyNaCl).
+"""The prime-order group for the mental deck: ristretto255 (RFC 9496), through libsodium (rbcl).
 
-Points are 32-byte encodings (RFC 8032, section 5.1.2) and scalars are ints in ``1..L-1``. Every
-point that arrives from outside goes through :func:`point_from_hex` (or :func:`check_point`), which
-refuses encodings that are not canonical, not on the curve, of small order, outside the prime-order
-subgroup, or the identity; every scalar from outside goes through :func:`scalar_from_hex`, which
-refuses zero and values not reduced mod L. Only libsodium's ``_noclamp`` operations are used, so a
-scalar means exactly the integer it encodes.
+ristretto255 is a group of prime order L built on Curve25519 (the same L as Ed25519's subgroup). It
+has no cofactor: every element has exactly one 32-byte encoding, and decoding refuses every other
+string (a non-canonical or negative field element, or a value that is no element at all). So there
+are no small-order points and no points outside the subgroup to guard against, and checking a point
+costs one decoding, not a second scalar multiplication as in Ed25519's subgroup
+(``docs/decisions/0007-ristretto255-deck-group.md``).
+
+Points are 32-byte encodings and scalars are ints in ``1..L-1``. Every point that arrives from
+outside goes through :func:`point_from_hex` (or :func:`check_point`), which refuses what is not an
+encoding of an element, and the identity; every scalar from outside goes through
+:func:`scalar_from_hex`, which refuses zero and values not reduced mod L. libsodium's ristretto255
+multiplications never clamp: below L, a scalar means exactly the integer it encodes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import contextlib
+import os
+import sys
+import tempfile
+from collections.abc import Callable, Iterable
 
-from nacl import bindings as _na
-from nacl import exceptions as _nacl_errors
+import rbcl
 
 from atoll.errors import MalformedInput
 from atoll.fair.hashing import GROUP_ORDER, hash_bytes
 from atoll.jsondata import JSON, strict_hex
 
-#: The group order L (RFC 8032): a prime, 2^252 + 27742317777372353535851937790883648493.
+#: The group order L (RFC 9496): a prime, 2^252 + 27742317777372353535851937790883648493.
 ORDER = GROUP_ORDER
 
-#: The encoding of the identity element (0, 1); never accepted from outside.
-IDENTITY = (1).to_bytes(32, "little")
+#: The encoding of the identity element (32 zero bytes); never accepted from outside.
+IDENTITY = bytes(32)
 
-#: The RFC 8032 base point B, the generator G of the subgroup.
-BASE = bytes.fromhex("5866666666666666666666666666666666666666666666666666666666666666")
+#: ristretto255's generator B (RFC 9496, the class of Ed25519's base point; encoding in its appendix A.1).
+BASE = bytes.fromhex("e2f2ae0a6abc4e71a884a961c500515f58e30b6aa582dd8db6a65945e08d2d76")
 
 Point = bytes
+
+#: What rbcl raises for a refused operation (RuntimeError) or an argument of the wrong type or length.
+_REFUSED = (RuntimeError, TypeError, ValueError)
+
+
+def _remove_rbcl_library_file() -> None:
+    # rbcl writes its bundled libsodium to a new temporary file at each import and never removes it:
+    # 2.8 MB left in the temporary directory by every process that plays a deck. Once loaded the file
+    # is not needed (POSIX keeps the mapping), so remove it; where a loaded library cannot be removed
+    # (Windows), or if a later rbcl keeps it elsewhere, this does nothing.
+    path = getattr(sys.modules.get("rbcl._sodium"), "lib_path", None)
+    if isinstance(path, str) and os.path.dirname(path) == tempfile.gettempdir():
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+
+
+_remove_rbcl_library_file()
 
 
 class GroupError(MalformedInput):
@@ -36,17 +62,17 @@ class GroupError(MalformedInput):
 
 
 def is_element(data: bytes) -> bool:
-    """True when ``data`` encodes a point of the prime-order subgroup other than the identity."""
+    """True when ``data`` is the canonical encoding of a group element other than the identity."""
     return (
         isinstance(data, bytes)
         and len(data) == 32
         and data != IDENTITY
-        and bool(_na.crypto_core_ed25519_is_valid_point(data))
+        and bool(rbcl.crypto_core_ristretto255_is_valid_point(data))
     )
 
 
 def check_point(data: bytes) -> Point:
-    """Return ``data`` if it is a valid non-identity subgroup element; raise :class:`GroupError` if not."""
+    """Return ``data`` if it encodes an element other than the identity; raise :class:`GroupError` if not."""
     if not is_element(data):
         raise GroupError(f"not a valid group element: {_show(data)}")
     return data
@@ -64,9 +90,11 @@ def point_from_hex(text: JSON) -> Point:
 def encoding_from_hex(text: JSON) -> bytes:
     """Decode 64 hex digits as a point's 32-byte encoding *without* checking that it is an element.
 
-    Only for points that every one go through :func:`mul` (libsodium's checked multiplication, which
-    refuses exactly what :func:`check_point` refuses) before anything relies on them, as a proof's
-    verification does: checking each of them first would double the cost of that check.
+    Only for points that every one go through :func:`mul` before anything relies on them, as a proof's
+    verification does. :func:`mul` refuses exactly what :func:`check_point` refuses: libsodium decodes
+    its point, refusing any string that is not an element's encoding, and refuses an identity result,
+    which every multiple of the identity is (and no multiple of another element by a scalar in
+    ``1..L-1`` is, L being prime). Checking each point first as well would add a decoding per point.
     """
     try:
         return strict_hex(text, 32, "a point")
@@ -116,35 +144,29 @@ def inverse(value: int) -> int:
 
 
 def mul(scalar: int, point: Point) -> Point:
-    """``scalar * point``. libsodium refuses a point outside the subgroup and an identity result."""
+    """``scalar * point``. libsodium refuses a string that is not an element and an identity result."""
     try:
-        return _na.crypto_scalarmult_ed25519_noclamp(_scalar_bytes(scalar), point)
-    except (_nacl_errors.RuntimeError, _nacl_errors.TypeError, _nacl_errors.ValueError) as exc:
+        return bytes(rbcl.crypto_scalarmult_ristretto255(_scalar_bytes(scalar), point))
+    except _REFUSED as exc:
         raise GroupError(f"not a valid group element: {_show(point)} (cannot multiply it)") from exc
 
 
 def base_mul(scalar: int) -> Point:
-    """``scalar * G`` for the base point G."""
+    """``scalar * B`` for the generator B."""
     try:
-        return _na.crypto_scalarmult_ed25519_base_noclamp(_scalar_bytes(scalar))
-    except _nacl_errors.RuntimeError as exc:
-        raise GroupError("scalar times the base point gave the identity") from exc
+        return bytes(rbcl.crypto_scalarmult_ristretto255_base(_scalar_bytes(scalar)))
+    except RuntimeError as exc:
+        raise GroupError("scalar times the generator gave the identity") from exc
 
 
 def add(p: Point, q: Point) -> Point:
-    """``p + q`` (both must be on the curve; the result may be any curve point, even the identity)."""
-    try:
-        return _na.crypto_core_ed25519_add(p, q)
-    except (_nacl_errors.RuntimeError, _nacl_errors.TypeError, _nacl_errors.ValueError) as exc:
-        raise GroupError(f"cannot add {_show(p)} and {_show(q)}: not curve points") from exc
+    """``p + q`` (both must be elements, the identity included; the result may be the identity)."""
+    return _combine(rbcl.crypto_core_ristretto255_add, p, q, f"cannot add {_show(p)} and {_show(q)}")
 
 
 def sub(p: Point, q: Point) -> Point:
     """``p - q``."""
-    try:
-        return _na.crypto_core_ed25519_sub(p, q)
-    except (_nacl_errors.RuntimeError, _nacl_errors.TypeError, _nacl_errors.ValueError) as exc:
-        raise GroupError(f"cannot subtract {_show(q)} from {_show(p)}: not curve points") from exc
+    return _combine(rbcl.crypto_core_ristretto255_sub, p, q, f"cannot subtract {_show(q)} from {_show(p)}")
 
 
 def total(points: Iterable[Point]) -> Point:
@@ -161,18 +183,30 @@ def combination(scalars: Iterable[int], points: Iterable[Point]) -> Point:
 
 
 def hash_to_point(purpose: str, context: JSON) -> Point:
-    """Hash ``context`` to a subgroup point whose discrete log nobody knows.
+    """Hash ``context`` to a group element whose discrete log nobody knows.
 
-    Random-oracle construction as in RFC 9380 (hash_to_curve): two independent 32-byte field
-    encodings through libsodium's Elligator 2 map (``from_uniform``, which clears the cofactor),
-    added. Never ``i * G``: a card point's relation to any other point is unknown.
+    RFC 9496's element derivation (section 4.3.4, libsodium's ``from_hash``) over 64 domain-separated hash
+    bytes: it maps each half to an element and adds the two, so the result is uniform and behaves as
+    a random oracle (as RFC 9380's hash_to_curve does). Never ``i * B``: a card point's relation to
+    any other point is unknown.
     """
-    wide = hash_bytes(purpose, context, 64)
-    encode = _na.crypto_core_ed25519_from_uniform
-    point = add(encode(wide[:32]), encode(wide[32:]))
+    point = bytes(rbcl.crypto_core_ristretto255_from_hash(hash_bytes(purpose, context, 64)))
     if point == IDENTITY:  # probability about 2^-252; refusing keeps every derived point valid
         raise GroupError(f"hash of {purpose!r} context gave the identity")
     return point
+
+
+def _combine(operation: Callable[[bytes, bytes], bytes], p: Point, q: Point, what: str) -> Point:
+    try:
+        result = bytes(operation(p, q))
+    except _REFUSED as exc:
+        raise GroupError(f"{what}: not group elements") from exc
+    # libsodium refuses a string that is not an element, but rbcl does not pass that on: it returns its
+    # untouched, zeroed output buffer, the identity's encoding. A true sum may be the identity too, so
+    # only then are the two points checked, the rare case: an honest sum almost never is.
+    if result == IDENTITY and not all(rbcl.crypto_core_ristretto255_is_valid_point(x) for x in (p, q)):
+        raise GroupError(f"{what}: not group elements")
+    return result
 
 
 def _scalar_bytes(value: int) -> bytes:

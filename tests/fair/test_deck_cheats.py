@@ -19,9 +19,13 @@ from atoll.jsondata import clone
 
 FACES = tuple(f"card-{i}" for i in range(6))
 SEEDS = [bytes([1 + s]) * 32 for s in range(3)]
-ORDER_TWO = (2**255 - 20).to_bytes(32, "little").hex()  # (0, -1): on the curve, order 2
-OFF_CURVE = (2).to_bytes(32, "little").hex()  # y = 2 gives no curve point
+# strings that are no group element (RFC 9496, appendix A.2), and the identity, refused from outside
+NEGATIVE = "01" + "00" * 31  # s = 1: a negative field element
+NON_CANONICAL = "ed" + "ff" * 30 + "7f"  # s = p, the field element 0 written unreduced
+NO_POINT = "26948d35ca62e643e26a83177332e6b6afeb9d08e4268b650f1f5bbd8d81d371"  # x^2 is not a square
 IDENTITY = group.IDENTITY.hex()
+NOT_ELEMENTS = {"negative": NEGATIVE, "non-canonical": NON_CANONICAL, "no-point": NO_POINT,
+                "identity": IDENTITY}
 OTHER_POINT = group.hash_to_point("test/other", {}).hex()
 
 
@@ -152,16 +156,17 @@ def test_a_shuffle_that_only_re_encrypts_is_no_cheat() -> None:
     assert sorted(t.decks[0].hand().values()) == sorted(FACES)
 
 
-@pytest.mark.parametrize("bad", [ORDER_TWO, OFF_CURVE, IDENTITY, "zz" * 32, "00"], ids=[
-    "small-order", "off-curve", "identity", "not-hex", "short"])
+@pytest.mark.parametrize("bad", [*NOT_ELEMENTS.values(), "zz" * 32, "00"],
+                         ids=[*NOT_ELEMENTS, "not-hex", "short"])
 def test_a_shuffle_with_an_invalid_point_is_caught(bad: str) -> None:
     error = caught(Cheater(1, "deck/shuffle", with_cards(replace_at(0, bad))), setup, prepare=nothing)
     assert "card 0" in str(error)
 
 
-def test_a_shuffle_proof_holding_a_small_order_point_is_caught() -> None:
+@pytest.mark.parametrize("bad", NOT_ELEMENTS.values(), ids=NOT_ELEMENTS)
+def test_a_shuffle_proof_holding_a_string_that_is_no_element_is_caught(bad: str) -> None:
     def bad_proof(message: Message) -> Message:
-        message["proof"]["B"][0] = ORDER_TWO
+        message["proof"]["B"][0] = bad
         return message
 
     caught(Cheater(0, "deck/shuffle", bad_proof), setup, prepare=nothing)

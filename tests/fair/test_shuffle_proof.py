@@ -143,13 +143,18 @@ def test_a_changed_proof_scalar_is_caught(field: str) -> None:
         check(inputs, outputs, {**proof, field: group.scalar_to_hex(value)})
 
 
-def test_a_proof_holding_a_small_order_point_is_refused() -> None:
+@pytest.mark.parametrize("bad", [
+    "01" + "00" * 31,  # a negative field element (RFC 9496, appendix A.2)
+    "ed" + "ff" * 30 + "7f",  # a non-canonical one: the field element 0 written as p
+    "26948d35ca62e643e26a83177332e6b6afeb9d08e4268b650f1f5bbd8d81d371",  # x^2 not a square: no point
+    "00" * 32,  # the identity
+], ids=["negative", "non-canonical", "no-point", "identity"])
+def test_a_proof_holding_a_string_that_is_no_element_is_refused(bad: str) -> None:
     inputs = cards(4)
     outputs, perm = shuffled(inputs)
     proof = prove(inputs, outputs, perm)
-    order_two = (2**255 - 20).to_bytes(32, "little").hex()  # (0, -1)
     with pytest.raises(InvalidProof, match="not a valid group element"):
-        check(inputs, outputs, {**proof, "u": [order_two, *proof["u"][1:]]})  # type: ignore[index]
+        check(inputs, outputs, {**proof, "u": [bad, *proof["u"][1:]]})  # type: ignore[index]
 
 
 def test_a_proof_holding_a_zero_scalar_is_refused() -> None:
