@@ -15,10 +15,11 @@ from typing import Any
 from atoll.errors import MalformedInput
 from atoll.jsondata import JSON, canonical
 
-#: Protocol version; part of every hash so a message from another version never verifies.
-PROTOCOL_VERSION = "atoll-fair/1"
+#: Protocol version; part of every hash so a message from another version never verifies. 2: the
+#: mental deck's points are ristretto255 encodings (docs/decisions/0007-ristretto255-deck-group.md).
+PROTOCOL_VERSION = "atoll-fair/2"
 
-#: Order L of the prime-order subgroup of Ed25519 (RFC 8032, section 5.1); scalars live in Z/L.
+#: Order L of ristretto255 (RFC 9496), the deck's group (Ed25519's subgroup's too); scalars live in Z/L.
 GROUP_ORDER = 2**252 + 27742317777372353535851937790883648493
 
 

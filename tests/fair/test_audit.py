@@ -26,6 +26,7 @@ from atoll.engine import LocalResolver, Match, run, save
 from atoll.errors import AtollError, CheatDetected, CorruptSave
 from atoll.fair.abort import TableAborted
 from atoll.fair.audit import audit_file, check_transcript
+from atoll.fair.hashing import PROTOCOL_VERSION
 from atoll.fair.identity import binding_statement, fingerprint
 from atoll.fair.messages import content_digest, sign
 from atoll.fair.randomness import HashChain
@@ -379,7 +380,7 @@ def forced_forfeit(two_seats: tuple[Path, FairResolver], tmp_path: Path, *, cut_
     head = Transcript.from_json({**fair, "entries": kept}).head
     late = max(e["step"]["n"] for e in kept if "step" in e)
     timeout = {"n": late + 1, "step": "timeout", "missing": 1, "late": late, "head": head}
-    witness = {"v": "atoll-fair/1", "table": fair["table"], "n": late + 1, "step": "timeout", "seat": 0,
+    witness = {"v": PROTOCOL_VERSION, "table": fair["table"], "n": late + 1, "step": "timeout", "seat": 0,
                "kind": "witness", "seen": step_seen(head, timeout),
                "body": {"missing": 1, "late": late, "head": head}}
     fair["entries"] = [*kept, {"step": timeout}, {"msg": resolver.participants[0].sign(witness)}]
