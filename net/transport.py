@@ -110,6 +110,7 @@ class HostSocket:
         self.public_key = server_keys[0]
         self.on_malformed: Callable[[bytes, str], None] | None = None
         """Told (connection, what was wrong) of each message that is not read (none: dropped)."""
+        self._now = _immediate(self.socket)
 
     def bind(self, address: str, port: int | None) -> int:
         """Bind on ``address`` (an IP) and ``port`` (a free one when ``None``); return the port."""
@@ -118,10 +119,19 @@ class HostSocket:
         self.socket.bind(f"tcp://{address}:{port}")
         return port
 
+    def pending(self) -> bool:
+        """Whether a message is waiting: :meth:`recv` then returns it without waiting."""
+        return _readable(self.socket, self._now)
+
     async def recv(self) -> tuple[bytes, bytes, bytes]:
         """The next message: (connection id, the sender's CURVE public key in z85, the bytes)."""
         while True:
-            frames = await self.socket.recv_multipart(copy=False)
+            try:  # a message there already is taken without the asyncio machinery
+                if not self.pending():
+                    raise zmq.Again
+                frames = self._now.recv_multipart(zmq.NOBLOCK, copy=False)
+            except zmq.Again:
+                frames = await self.socket.recv_multipart(copy=False)
             if len(frames) != 2:  # a DEALER sends its message as one frame: the rest is not read
                 if self.on_malformed is not None:
                     parts = len(frames) - 1
@@ -181,6 +191,7 @@ class PeerSocket:
         # a refusal by the host's ZAP handler reaches the client only as a monitor event (ZeroMQ
         # itself just retries the handshake), so it is watched from before the first connect
         self._refusals = self.socket.get_monitor_socket(zmq.EVENT_HANDSHAKE_FAILED_AUTH)
+        self._now = _immediate(self.socket)
 
     def connect(self, host: str, port: int) -> None:
         """Connect to the host (ZeroMQ reconnects by itself when the link drops)."""
@@ -210,8 +221,17 @@ class PeerSocket:
             self.socket.connect(self._endpoint)
             await self.socket.send(data)
 
+    def pending(self) -> bool:
+        """Whether a message from the host is waiting: :meth:`recv` then returns it without waiting."""
+        return _readable(self.socket, self._now)
+
     async def recv(self) -> bytes:
         """The next message from the host."""
+        try:  # a message there already is taken without the asyncio machinery
+            if self.pending():
+                return self._now.recv(zmq.NOBLOCK)
+        except zmq.Again:
+            pass
         data: bytes = await self.socket.recv()
         return data
 
@@ -240,6 +260,24 @@ class PeerSocket:
         self._refusals.close(linger=0)
         self.socket.close(linger=0)
         self.context.term()
+
+
+def _immediate(socket: zmq.asyncio.Socket) -> zmq.Socket[bytes]:
+    """A plain view of ``socket``'s ZeroMQ socket, to take a message that is there already
+    (``NOBLOCK``): the asyncio socket makes a future and a poller registration for each one, which
+    costs more than the message. Only receives go this way, and only while no asyncio receive waits
+    on ``socket`` (a peer or host takes one message at a time). Sends stay with the asyncio socket,
+    which wakes a waiting receive whose readiness a send noticed (ZeroMQ signals it only once)."""
+    return zmq.Socket.shadow(socket.underlying)
+
+
+def _readable(socket: zmq.asyncio.Socket, plain: zmq.Socket[bytes]) -> bool:
+    """Whether a message waits on ``socket``; never for a closed one (its plain view does not know it
+    is closed: the asyncio socket then raises what a closed socket raises)."""
+    if socket.closed:
+        return False
+    events = plain.getsockopt(zmq.EVENTS)
+    return isinstance(events, int) and bool(events & zmq.POLLIN)
 
 
 class KeyService:
