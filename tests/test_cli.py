@@ -156,7 +156,7 @@ def test_help_and_games_load_no_other_command_and_no_terminal_or_network_library
     probe = (
         "import sys\nfrom atoll.cli.main import main\n"
         "try:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
-        "heavy = ('prompt_toolkit', 'zmq', 'nacl', 'zeroconf', 'atoll.cli.cmd_')\n"
+        "heavy = ('prompt_toolkit', 'zmq', 'nacl', 'rbcl', 'zeroconf', 'atoll.cli.cmd_')\n"
         "print(sorted({m for m in sys.modules if m.startswith(heavy)}), file=sys.stderr)\n"
     )
     for args, own in ((["--help"], []), (["games"], ["atoll.cli.cmd_games"])):
