@@ -28,10 +28,19 @@ def encode(purpose: str, context: JSON) -> bytes:
 
     Lengths prefix the version and the tag, so no choice of tag can shift bytes into the context.
     """
+    return encode_canonical(purpose, canonical(context).encode())
+
+
+def encode_canonical(purpose: str, text: bytes) -> bytes:
+    """:func:`encode` of a context given by its canonical JSON encoding ``text`` (for a caller that has
+    it already, so that it is not encoded twice)."""
     if not purpose or not isinstance(purpose, str):
         raise MalformedInput(f"hash purpose must be a non-empty string, got {purpose!r}")
-    parts = [PROTOCOL_VERSION.encode(), purpose.encode(), canonical(context).encode()]
+    parts = (_VERSION, purpose.encode(), text)
     return b"".join(len(p).to_bytes(8, "big") + p for p in parts)
+
+
+_VERSION = PROTOCOL_VERSION.encode()
 
 
 def hash_bytes(purpose: str, context: JSON, size: int = 64) -> bytes:

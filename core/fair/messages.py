@@ -23,6 +23,7 @@ seat's name). Only content that verified under the seat's key can make that seat
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 from collections.abc import Mapping
 from typing import Any
@@ -31,7 +32,7 @@ from nacl.exceptions import BadSignatureError
 from nacl.signing import SigningKey, VerifyKey
 
 from atoll.errors import CheatDetected, MalformedInput, ProtocolViolation
-from atoll.fair.hashing import PROTOCOL_VERSION, encode, hash_hex
+from atoll.fair.hashing import PROTOCOL_VERSION, encode_canonical
 from atoll.fair.identity import SIGNATURE_SIZE
 from atoll.jsondata import JSON, canonical, strict_hex
 
@@ -69,14 +70,23 @@ def make(table: str, n: int, step: str, seat: int, kind: str, seen: str, body: M
             "seen": seen, "body": dict(body)}
 
 
-def signed_bytes(message: Mapping[str, JSON]) -> bytes:
-    """The bytes a signature covers: every field but ``sig``, canonically encoded, domain-separated."""
-    return encode("message", {f: message.get(f) for f in FIELDS[:-1]})
+def covered_text(message: Mapping[str, JSON]) -> bytes:
+    """The canonical encoding of every field but ``sig``: what :func:`signed_bytes` and
+    :func:`content_digest` frame, each under its own tag (a caller needing both encodes it once)."""
+    return canonical({f: message.get(f) for f in FIELDS[:-1]}).encode()
 
 
-def content_digest(message: Mapping[str, JSON]) -> str:
-    """A digest of what the author signed (not of the signature, which a signer may vary)."""
-    return hash_hex("message/content", {f: message.get(f) for f in FIELDS[:-1]})
+def signed_bytes(message: Mapping[str, JSON], covered: bytes | None = None) -> bytes:
+    """The bytes a signature covers: every field but ``sig``, canonically encoded, domain-separated.
+    ``covered``: :func:`covered_text` of ``message``, if the caller has it."""
+    return encode_canonical("message", covered_text(message) if covered is None else covered)
+
+
+def content_digest(message: Mapping[str, JSON], covered: bytes | None = None) -> str:
+    """A digest of what the author signed (not of the signature, which a signer may vary).
+    ``covered``: :func:`covered_text` of ``message``, if the caller has it."""
+    text = covered_text(message) if covered is None else covered
+    return hashlib.sha512(encode_canonical("message/content", text)).digest()[:32].hex()
 
 
 def sign(message: Mapping[str, JSON], key: SigningKey) -> Message:
@@ -97,6 +107,12 @@ def parse(message: JSON, *, table: str, seats: int) -> Message:
 
     Only the shape is checked here (exact fields, types, strict hex); the signature is :func:`verify`'s.
     """
+    return parse_covered(message, table=table, seats=seats)[0]
+
+
+def parse_covered(message: JSON, *, table: str, seats: int) -> tuple[Message, bytes]:
+    """:func:`parse`, and the message's :func:`covered_text`: plain JSON is checked by encoding it, and
+    that encoding is what the signature check and the content digest need next."""
     if not isinstance(message, dict):
         raise Unauthenticated(f"not a protocol message: {str(message)[:80]}")
     if set(message) != set(FIELDS):
@@ -120,17 +136,18 @@ def parse(message: JSON, *, table: str, seats: int) -> Message:
     try:
         strict_hex(message["seen"], HEAD_SIZE, "seen")
         strict_hex(message["sig"], SIGNATURE_SIZE, "signature")
-        canonical(message)
+        covered = covered_text(message)  # every field but the signature (strict hex) is plain JSON
     except MalformedInput as exc:
         raise Unauthenticated(f"refused a message in seat {seat}'s name: {exc}") from exc
     parsed: Message = message
-    return parsed
+    return parsed, covered
 
 
-def verify(message: Message, key: VerifyKey) -> None:
-    """Check the author's signature on a parsed ``message``; raise :class:`Unauthenticated` if it fails."""
+def verify(message: Message, key: VerifyKey, signed: bytes | None = None) -> None:
+    """Check the author's signature on a parsed ``message``; raise :class:`Unauthenticated` if it fails.
+    ``signed``: :func:`signed_bytes` of ``message``, if the caller has it."""
     try:
-        key.verify(signed_bytes(message), bytes.fromhex(message["sig"]))
+        key.verify(signed_bytes(message) if signed is None else signed, bytes.fromhex(message["sig"]))
     except (BadSignatureError, ValueError) as exc:
         raise Unauthenticated(f"refused a {str(message.get('kind'))[:20]!r} message of step "
                               f"{message.get('n')} in seat {message.get('seat')}'s name: its signature "

@@ -60,8 +60,9 @@ from atoll.fair.messages import (
     Unauthenticated,
     content_digest,
     hex_bytes,
-    parse,
+    parse_covered,
     same,
+    signed_bytes,
     verify,
 )
 from atoll.fair.randomness import CHAIN_LENGTH, ChainBook, HashChain, draw_outcome, joint_seed, position
@@ -235,14 +236,18 @@ class Record:
             self.cheat = exc
             raise
 
-    def receive(self, message: JSON, *, signed_here: Callable[[Message], bool] | None = None) -> Message:
+    def receive(
+        self, message: JSON, *, signed_here: Callable[[Message, bytes], bool] | None = None
+    ) -> Message:
         """Authenticate ``message``, check it for the current step and fold it in; returns it.
 
         See the module docstring for what each exception means and what the caller does.
-        ``signed_here`` (a participant's own record) says whether the parsed message is, byte for byte,
-        one its owner signed itself: that signature is not checked again (every other one is).
+        ``signed_here`` (a participant's own record) says whether the parsed message, whose signature
+        covers the bytes it is given, is one its owner signed itself over exactly those bytes: that
+        signature is not checked again (every other one is).
         """
-        msg = parse(message, table=self.table, seats=self.seats)
+        msg, covered = parse_covered(message, table=self.table, seats=self.seats)
+        signed = signed_bytes(msg, covered)
         seat, kind = msg["seat"], msg["kind"]
         key = self.keys.get(seat)
         if key is None:
@@ -251,19 +256,19 @@ class Record:
             key = self._hello_key(seat, msg)
         elif kind == "hello":
             self._check_second_hello(seat, msg, key)
-        if signed_here is None or not signed_here(msg):
-            verify(msg, key)
+        if signed_here is None or not signed_here(msg, signed):
+            verify(msg, key, signed)
         try:
-            return self._take(msg)
+            return self._take(msg, content_digest(msg, covered))
         except CheatDetected as exc:
             self.cheat = exc  # whatever a seat validly signed wrong stops the table
             raise
 
-    def _take(self, msg: Message) -> Message:
-        """Fold in an authenticated message (see :meth:`receive`)."""
+    def _take(self, msg: Message, digest: str) -> Message:
+        """Fold in an authenticated message whose :func:`~atoll.fair.messages.content_digest` is
+        ``digest`` (see :meth:`receive`)."""
         seat, kind, n = msg["seat"], msg["kind"], msg["n"]
         what = message_label(msg["body"]) if kind == "deck" else kind
-        digest = content_digest(msg)
         self._check_consistent(seat, n, msg["seen"], what, digest, kind)
         if n != self.n or msg["step"] != self.step.get("step") or not same(msg["seen"], self.seen):
             raise NotForThisStep(f"seat {seat}'s {what!r} message is for step {n} ({msg['step']}) of another "

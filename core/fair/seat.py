@@ -36,7 +36,7 @@ from atoll.errors import ProtocolViolation
 from atoll.fair.commitments import SealBox
 from atoll.fair.hashing import hash_bytes
 from atoll.fair.identity import SIGNATURE_SIZE, BindingSigner, binding_statement
-from atoll.fair.messages import Message, make, sign_covering, signed_bytes
+from atoll.fair.messages import Message, make, sign_covering
 from atoll.fair.randomness import CHAIN_LENGTH, HashChain, position
 from atoll.fair.record import SEED_SIZE, Record
 from atoll.fair.transcript import StepRecord
@@ -99,10 +99,11 @@ class Participant:
         self.record.receive(message, signed_here=self._signed_here)
         return self._drain()
 
-    def _signed_here(self, message: Message) -> bool:
-        """Whether ``message`` is exactly one this seat signed (its signature need not be checked)."""
+    def _signed_here(self, message: Message, signed: bytes) -> bool:
+        """Whether ``message``, whose signature covers ``signed``, is exactly one this seat signed (its
+        signature need not be checked)."""
         covered = self._signed.pop(message["sig"], None) if message["seat"] == self.seat else None
-        return covered is not None and covered == signed_bytes(message)
+        return covered is not None and covered == signed
 
     def _drain(self) -> list[Message]:
         """Sign the deck messages this seat's deck copies produced; note the cards it has learnt."""
