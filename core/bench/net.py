@@ -22,6 +22,10 @@ of a roll, median over rolls; with ``--cpu``) and ``kariba_setup_cpu_total_ms`` 
 over the set-up, threads included), each also divided by the core count (``..._cpu_floor_ms``): no
 schedule of these processes on these cores is faster.
 
+``peer_cpu_us_per_entry`` is a peer process's CPU (every thread) per entry over the game, and
+``peer_waits_per_entry`` how often per entry it gave up its core to wait for the next frame (each a
+wake-up, and on shared cores a cold cache): the median over the peers.
+
 A peer answers a deck's shuffle or lock before it checks that proof when its turn comes next
 (``docs/decisions/0006-pipelined-deck-setup.md``): that check runs after the entry is taken, so it is
 not counted in ``kariba_setup_critical_cpu_ms`` (on machines of their own it is off the chain), but
@@ -37,6 +41,7 @@ import argparse
 import asyncio
 import json
 import os
+import resource
 import statistics
 import sys
 import tempfile
@@ -69,6 +74,12 @@ CPU_CLOCK = "--cpu"
 
 def _no_clock() -> float:
     return 0.0
+
+
+def _waits() -> float:
+    """How many times this process has given up its core to wait (voluntary context switches, all
+    threads): each costs a wake-up, and on shared cores the caches the next process left behind."""
+    return float(resource.getrusage(resource.RUSAGE_SELF).ru_nvcsw)
 
 
 def _percentile(values: list[float], share: float) -> float:
@@ -194,6 +205,7 @@ def watch(table: Table, timings: Timings, *, cpu: bool = False) -> None:
             if timings.started is None:
                 timings.started = now
                 timings.cpu["started"] = time.process_time()
+                timings.cpu["waits_started"] = _waits()
             timings.entries += 1
             record = engine.resolver.record
             if cpu:
@@ -296,6 +308,11 @@ def merge(peers: list[Timings], host: HostTimings, *, processes: bool, cpu: bool
     setup = (max(decided) - min(began)) * 1000 if began and len(decided) == count else None
     setup_cpu = [(p.cpu["decided"] - p.cpu["started"]) * 1000 for p in peers if "decided" in p.cpu]
     per_entry = [(p.cpu["last"] - p.cpu["started"]) * 1e6 / (p.entries - 1) for p in peers if p.entries > 1]
+    waits = [
+        (p.cpu["waits_last"] - p.cpu["waits_started"]) / (p.entries - 1)
+        for p in peers
+        if p.entries > 1 and "waits_last" in p.cpu
+    ]
     # The set-up is a chain: each seat shuffles (then locks) after checking the seat before it. With
     # every peer on a machine of its own, it takes about the slowest peer's work on each entry, summed.
     critical = None
@@ -321,6 +338,7 @@ def merge(peers: list[Timings], host: HostTimings, *, processes: bool, cpu: bool
         "setup_critical_cpu_ms": critical,
         "setup_cpu_ms": max(setup_cpu) if setup_cpu else None,
         "cpu_us_per_entry": statistics.median(per_entry) if per_entry else None,
+        "waits_per_entry": statistics.median(waits) if waits else None,
     }
 
 
@@ -384,6 +402,7 @@ async def _play_peer(
         # read once at the end: with the transport's threads busy, each reading of the process's CPU
         # clock can cost a millisecond here, so it is never read per entry
         timings.cpu["last"] = time.process_time()
+        timings.cpu["waits_last"] = _waits()
     finally:
         link.close()
         table.log.close()
@@ -619,6 +638,7 @@ def _measure(args: argparse.Namespace, home: Path | None) -> int:
             "roll_cpu_total_ms": play["roll_cpu_total_ms"],
             "roll_cpu_floor_ms": _per_core(play["roll_cpu_total_ms"], cores),
             "peer_cpu_us_per_entry": play["cpu_us_per_entry"],
+            "peer_waits_per_entry": play["waits_per_entry"],
             "moves_measured": len(play["moves"]),
             "rolls_measured": len(play["rolls"]),
             "peers_in": "one process" if args.inline else "a process each",
