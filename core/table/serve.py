@@ -32,6 +32,9 @@ TICK_S = 0.5
 #: own seat's move, the clock): a burst is taken at once, without a wait for each.
 TAKEN_IN_A_ROW = 16
 
+#: Frames the host holds back at most while more messages wait (see :func:`run_host`).
+HELD_FRAMES = 64
+
 
 def deliver(socket: HostSocket, frames: list[Outgoing], host: Sequencer | None = None) -> None:
     """Send each frame; a connection that is gone is forgotten (its peer syncs again when it is back)."""
@@ -56,8 +59,28 @@ async def run_host(
     """
     table = host.table
     started = time.monotonic()
-    host.emit = lambda frames: deliver(socket, frames, host)
-    socket.on_malformed = lambda connection, text: deliver(socket, host.refuse(connection, text), host)
+    held: list[Outgoing] = []
+
+    def flush() -> None:
+        if held:
+            deliver(socket, held, host)
+            held.clear()
+
+    def send(frames: list[Outgoing]) -> None:
+        """Deliver ``frames`` after the entries held back (nothing overtakes an entry)."""
+        if frames:
+            flush()
+            deliver(socket, frames, host)
+
+    def emit(frames: list[Outgoing]) -> None:
+        # While more messages wait, the entries they make are held back, and the peers get them
+        # back to back and take them in a row: one wake-up each instead of one per entry.
+        held.extend(frames)
+        if len(held) > HELD_FRAMES or not socket.pending():
+            flush()
+
+    host.emit = emit
+    socket.on_malformed = lambda connection, text: send(host.refuse(connection, text))
     shown = 0
     asked_at = -1
     mover: asyncio.Task[None] | None = None
@@ -67,7 +90,7 @@ async def run_host(
         assert engine is not None and engine.seat is not None and choose is not None
         action = await choose(observe(engine.match, engine.seat))
         if table.engine is not None and len(table.engine.match.events) == at:
-            deliver(socket, host.local(table.move(action)), host)
+            send(host.local(table.move(action)))
 
     receiving: asyncio.Task[tuple[bytes, bytes, bytes]] | None = None
     ticked = 0.0
@@ -90,6 +113,7 @@ async def run_host(
                 taken += 1
             else:
                 taken = 0
+                flush()  # nothing is held back while the host waits
                 if receiving is None:
                     receiving = asyncio.create_task(socket.recv())
                 waits: set[asyncio.Future[object]] = {receiving}  # type: ignore[arg-type]
@@ -102,7 +126,7 @@ async def run_host(
             if mover is not None and mover.done() and mover.exception() is not None:
                 raise mover.exception()  # type: ignore[misc]
             if message is not None:
-                deliver(socket, host.receive(*message), host)
+                send(host.receive(*message))
             now = time.monotonic()
             if alone_limit is not None and not host.connections and now - started >= alone_limit:
                 raise NobodyCame(
@@ -111,11 +135,12 @@ async def run_host(
                 )
             if now - ticked >= TICK_S:
                 ticked = now
-                deliver(socket, host.tick(now), host)
+                send(host.tick(now))
             if on_event is not None:
                 for event in table.events[shown:]:
                     on_event(event)
                 shown = len(table.events)
+        flush()
         # the game is over: keep answering syncs while the peers catch up and say goodbye
         # (a seat that has not said goodbye may be restarting: it gets LATE_GRACE_S to come back)
         deadline, late = time.monotonic() + grace, time.monotonic() + max(grace, LATE_GRACE_S)
