@@ -88,17 +88,28 @@ def decode(data: bytes, *, limit: int = MAX_MESSAGE, repeated_keys: bool = False
     if len(data) > limit:
         raise Unauthenticated(f"message of {len(data)} bytes is over the limit of {limit} bytes")
     try:
-        value = json.loads(
-            data,
-            parse_float=_no_floats,
-            parse_constant=_no_floats,
-            object_pairs_hook=None if repeated_keys else _no_duplicates,
-        )
+        value = _parse(data, _FAST if repeated_keys else _STRICT)
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
         raise Unauthenticated(f"not JSON: {exc}") from exc
     if not isinstance(value, dict):
         raise Unauthenticated("a message is a JSON object")
     return value
+
+
+# Made once: ``json.loads`` with a hook builds a new decoder (and scanner) on every call.
+_STRICT = json.JSONDecoder(
+    parse_float=_no_floats, parse_constant=_no_floats, object_pairs_hook=_no_duplicates
+)
+_FAST = json.JSONDecoder(parse_float=_no_floats, parse_constant=_no_floats)
+
+
+def _parse(data: bytes | str, decoder: json.JSONDecoder) -> Any:
+    """``json.loads(data)`` with ``decoder``'s hooks, reading ``data`` as ``json.loads`` does."""
+    if isinstance(data, str):
+        if data.startswith("\ufeff"):
+            raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", data, 0)
+        return decoder.decode(data)
+    return decoder.decode(data.decode(json.detect_encoding(data), "surrogatepass"))
 
 
 def strict_hex(value: Any, size: int, what: str) -> bytes:
@@ -233,7 +244,7 @@ def _canonical_fields(data: bytes) -> dict[str, Any] | None:
     comparison with the canonical encoding (the parsed object has one key fewer than the bytes), and
     a float or NaN stops the parse."""
     try:
-        fields = json.loads(data, parse_float=_no_floats, parse_constant=_no_floats)
+        fields = _parse(data, _FAST)
         if not isinstance(fields, dict) or len(fields) != len(FIELDS) or not all(k in fields for k in FIELDS):
             return None
         return fields if canonical_bytes(fields) == data else None

@@ -20,7 +20,7 @@ from nacl.signing import SigningKey
 
 from atoll.errors import AtollError
 from atoll.game import Game
-from atoll.net.envelope import Envelope, Unauthenticated, open_envelope
+from atoll.net.envelope import Envelope, Unauthenticated, open_envelope, own_envelope
 from atoll.net.transport import RateLimit, curve_public
 from atoll.table.frames import entry_frame, frame
 from atoll.table.log import BadEntry, HostEquivocated, sequence
@@ -248,11 +248,12 @@ class Sequencer:
             else:
                 out.extend(frames)
             self.table.apply(checked)
-            # the host's own seat answers the protocol steps this entry opened
-            queue.extend(open_envelope(m) for m in self.table.outbox())
+            # the host's own seat answers the protocol steps this entry opened (sealed here a moment
+            # ago: its own signature is not checked again)
+            queue.extend(own_envelope(m) for m in self.table.outbox())
             closing = self.table.closing()
             if closing is not None and not queue:
-                queue.append(open_envelope(closing))
+                queue.append(own_envelope(closing))
         self._since = (len(self.table.log.entries), self._now)  # what is owed now is owed from now
         return out
 
@@ -294,7 +295,7 @@ class Sequencer:
         return out
 
     def _sequence_own(self, kind: str, body: dict[str, object]) -> list[Outgoing]:
-        message = open_envelope(self.table.compose(kind, body))
+        message = own_envelope(self.table.compose(kind, body))
         reason = self.table.admissible(message)
         if reason is not None:
             log.warning("not stating %s: %s", kind, reason)
