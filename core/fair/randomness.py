@@ -12,13 +12,16 @@ new epoch, whose heads every seat commits to before any of its links is opened.
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import re
 from collections.abc import Sequence
 
 from atoll.chance import Pick, Roll
 from atoll.errors import CheatDetected, ProtocolViolation
-from atoll.fair.hashing import hash_bytes, hash_hex, make_context
+from atoll.fair.hashing import PROTOCOL_VERSION, encode_canonical, hash_bytes, hash_hex, make_context
 from atoll.fair.messages import hex_bytes, same
-from atoll.jsondata import JSON
+from atoll.jsondata import JSON, canonical
 from atoll.randomness import Stream
 
 #: Links per chain (draws per epoch).
@@ -37,8 +40,30 @@ def position(draw: int, length: int = CHAIN_LENGTH) -> tuple[int, int]:
 
 def link_below(table: str, seat: int, epoch: int, index: int, link: str) -> str:
     """Link ``index - 1`` of a chain, computed from link ``index``."""
+    text = link_context_text(table, seat, epoch, index, link)
+    return hashlib.sha512(encode_canonical("chain/link", text)).digest()[:LINK_SIZE].hex()
+
+
+def link_context_text(table: str, seat: int, epoch: int, index: int, link: str) -> bytes:
+    """The canonical encoding of :func:`link_below`'s hash context, written out directly for the usual
+    values (whole numbers, a link in lowercase hex) and encoded as any context otherwise: thousands
+    of links are hashed a game (every opening, each seat's chain, every chain again at the end)."""
+    if type(seat) is int and type(epoch) is int and type(index) is int and _HEX.fullmatch(link):
+        return b"".join((_LINK_START, b'%d,"index":%d,"inputs":"' % (epoch, index), link.encode(),
+                         b'","outputs":null,"seat":%d,"step":"chain/link","table":' % seat,
+                         _text(table), _LINK_END))
     context = make_context(table=table, step="chain/link", seat=seat, inputs=link, epoch=epoch, index=index)
-    return hash_hex("chain/link", context, LINK_SIZE)
+    return canonical(context).encode()
+
+
+_LINK_START = b'{"commitments":null,"deck":null,"epoch":'
+_LINK_END = b',"version":' + canonical(PROTOCOL_VERSION).encode() + b"}"
+_HEX = re.compile(r"[0-9a-f]+")
+
+
+@functools.lru_cache(maxsize=16)
+def _text(value: str) -> bytes:
+    return canonical(value).encode()
 
 
 class HashChain:

@@ -68,6 +68,7 @@ from atoll.fair.messages import (
 from atoll.fair.randomness import CHAIN_LENGTH, ChainBook, HashChain, draw_outcome, joint_seed, position
 from atoll.fair.transcript import StepRecord, genesis, step_head, step_seen
 from atoll.jsondata import JSON, canonical, strict_hex
+from atoll.jsondata import same as same_json
 
 #: Bytes of a seat's secret seed, opened at the end.
 SEED_SIZE = 32
@@ -396,7 +397,7 @@ class Record:
     def _on_chain_open(self, seat: int, body: dict[str, Any]) -> None:
         link = self.chains.check(seat, self.draws, body.get("link"))
         request = self.step["request"]
-        if body.get("draw") != self.draws or canonical(body.get("request")) != canonical(request):
+        if body.get("draw") != self.draws or not same_json(body.get("request"), request):
             raise CheatDetected(seat, f"opened its link for draw {body.get('draw')!r} of request "
                                       f"{body.get('request')!r}, not draw {self.draws} of {request}")
         self._openings[seat] = link

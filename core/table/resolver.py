@@ -23,7 +23,7 @@ from atoll.fair.record import Record
 from atoll.fair.referee import Referee
 from atoll.fair.seat import Participant
 from atoll.fair.transcript import StepRecord, Transcript
-from atoll.jsondata import JSON, canonical
+from atoll.jsondata import JSON, canonical, same
 
 
 class Pending(Exception):
@@ -157,9 +157,7 @@ class NetResolver:
 
     def _once(self, fields: dict[str, JSON]) -> dict[str, JSON]:
         """Begin the step ``fields`` unless it is the open one; its result once complete."""
-        if self._open is None or canonical({k: v for k, v in self._open.items() if k != "n"}) != canonical(
-            fields
-        ):
+        if self._open is None or not same({k: v for k, v in self._open.items() if k != "n"}, fields):
             self._begin(fields)
         if not self.record.complete():
             raise Pending(f"step {self.record.n} ({fields['step']}) waits for {self.record.owed()}")
