@@ -177,7 +177,11 @@ def open_envelope(data: bytes, *, limit: int = MAX_MESSAGE) -> Envelope:
 
 
 def open_fields(
-    fields: Any, *, limit: int = MAX_MESSAGE, own: Mapping[bytes, Envelope] | None = None
+    fields: Any,
+    *,
+    limit: int = MAX_MESSAGE,
+    own: Mapping[bytes, Envelope] | None = None,
+    parsed_strictly: bool = False,
 ) -> Envelope:
     """Authenticate an envelope that arrived already parsed, inside a larger JSON object (a log entry).
 
@@ -186,13 +190,15 @@ def open_fields(
     :func:`open_envelope` refuses is refused here too: other fields, a float anywhere, a bad signature.
     ``own`` holds messages this process sealed itself (:func:`own_envelope`), by their bytes: bytes
     found there carry this process's own signature, made over exactly them, which is not checked again.
+    ``parsed_strictly``: ``fields`` were read by :func:`decode`, which refuses floats, so they are not
+    looked for again.
     """
     if not isinstance(fields, dict) or len(fields) != len(FIELDS) or not all(k in fields for k in FIELDS):
         keys = sorted(fields) if isinstance(fields, dict) else []
         extra = sorted(set(keys) - set(FIELDS))
         missing = sorted(set(FIELDS) - set(keys))
         raise Unauthenticated(f"envelope fields wrong (missing {missing}, unknown {extra})")
-    if not _integers_only(fields):
+    if not parsed_strictly and not _integers_only(fields):
         raise Unauthenticated("numbers must be integers")
     try:
         data = canonical_bytes(fields)

@@ -193,9 +193,9 @@ def watch(table: Table, timings: Timings, *, cpu: bool = False) -> None:
     receive = table.receive
     clock = time.thread_time if cpu else _no_clock
 
-    def timed(data: dict[str, Any]) -> Any:
+    def timed(data: dict[str, Any], **options: Any) -> Any:
         thread_cpu = clock()
-        entry = receive(data)
+        entry = receive(data, **options)
         now = time.perf_counter()
         message = entry.message
         if message.kind == "move":

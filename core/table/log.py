@@ -154,11 +154,14 @@ class TableLog:
         signature (this peer's own, over exactly these bytes) is not checked again."""
         self._own[data] = own_envelope(data)
 
-    def check(self, data: dict[str, Any], *, new_host: bytes | None = None) -> Entry:
+    def check(
+        self, data: dict[str, Any], *, new_host: bytes | None = None, parsed_strictly: bool = False
+    ) -> Entry:
         """Check the entry ``data`` as the next one; return it (not yet kept). Raises BadEntry.
 
         ``new_host`` is the identity of a seat taking the table over with this entry (its ``host``
         message): the entry is then signed by that seat, and every later one too.
+        ``parsed_strictly``: ``data`` was read by :func:`~atoll.net.envelope.decode` (no floats in it).
         """
         if not isinstance(data, dict) or sorted(data) != ["host", "msg", "prev", "seq"]:
             raise BadEntry(f"an entry has the fields seq, prev, msg and host: {str(data)[:120]}")
@@ -166,7 +169,7 @@ class TableLog:
         if type(seq) is not int or seq != len(self.entries):
             raise BadEntry(f"entry {seq!r} arrived where entry {len(self.entries)} belongs")
         try:
-            message = open_fields(data["msg"], own=self._own)
+            message = open_fields(data["msg"], own=self._own, parsed_strictly=parsed_strictly)
             head = next_head(strict_hex(prev, 32, "prev").hex(), message.raw)
             (self.host if new_host is None else VerifyKey(new_host)).verify(
                 sequencing_bytes(self.table, seq, head), strict_hex(data["host"], 64, "host signature")

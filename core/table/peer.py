@@ -167,7 +167,7 @@ class PeerSession:
         ):
             return []  # already held (a catch-up overlapping what arrived live)
         try:
-            self.table.receive(entry)  # type: ignore[arg-type]
+            self.table.receive(entry, parsed_strictly=True)  # type: ignore[arg-type]
         except HostEquivocated as exc:
             raise TableFailed(f"{exc}; evidence: {exc.evidence}") from exc
         except BadEntry as exc:

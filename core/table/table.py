@@ -306,23 +306,26 @@ class Table:
             self.ended = f"seat {exc.seat} cheated: {exc}"
             self._event(self.log.entries[-1], self.ended, blame=exc.seat)
 
-    def receive(self, data: dict[str, Any]) -> Entry:
-        """Check, keep (on disk first) and fold in the next log entry; raises BadEntry or HostEquivocated."""
+    def receive(self, data: dict[str, Any], *, parsed_strictly: bool = False) -> Entry:
+        """Check, keep (on disk first) and fold in the next log entry; raises BadEntry or HostEquivocated.
+        ``parsed_strictly``: ``data`` was read by :func:`~atoll.net.envelope.decode`, which refuses
+        floats (a frame from the host), so they are not looked for again."""
         self.settle()  # what this peer answered ahead is checked before anything after it
-        entry = self.check_entry(data)
+        entry = self.check_entry(data, parsed_strictly=parsed_strictly)
         self.keep_entry(entry)
         self._apply(entry)
         return entry
 
-    def check_entry(self, data: dict[str, Any]) -> Entry:
-        """Check ``data`` as the next entry (signed by the host, or by a seat taking the table over)."""
+    def check_entry(self, data: dict[str, Any], *, parsed_strictly: bool = False) -> Entry:
+        """Check ``data`` as the next entry (signed by the host, or by a seat taking the table over);
+        ``parsed_strictly`` as for :meth:`receive`."""
         message = data.get("msg") if isinstance(data, dict) else None
         new_host = None
         if isinstance(message, dict) and message.get("kind") == "host":
             author = message.get("author")
             if isinstance(author, str) and author in self.successors():
                 new_host = bytes.fromhex(author)
-        return self.log.check(data, new_host=new_host)
+        return self.log.check(data, new_host=new_host, parsed_strictly=parsed_strictly)
 
     def check_sequenced(self, entry: Entry) -> Entry:
         """Check an entry this peer, hosting the table, has just placed and signed (no signature is
