@@ -154,6 +154,10 @@ class TableLog:
         signature (this peer's own, over exactly these bytes) is not checked again."""
         self._own[data] = own_envelope(data)
 
+    def sealed(self, data: bytes) -> Envelope | None:
+        """The envelope of ``data`` if it is a message this peer sealed that the log does not hold yet."""
+        return self._own.get(data)
+
     def check(
         self, data: dict[str, Any], *, new_host: bytes | None = None, parsed_strictly: bool = False
     ) -> Entry:

@@ -182,7 +182,8 @@ class PeerSession:
 
     def sending(self, data: bytes) -> bytes:
         """Note a message this peer sends, so that it goes again if the log does not take it in."""
-        n = decode(data).get("n")
+        own = self.table.log.sealed(data)  # read already when this peer sealed it
+        n = own.n if own is not None else decode(data).get("n")
         if type(n) is int:
             self.unlogged[n] = Unlogged(data, self.welcomes)
         return data
