@@ -33,8 +33,9 @@ from atoll.net.envelope import (
     strict_hex,
 )
 
-#: The table protocol's version; a peer of another version is told so and goes.
-PROTOCOL = "atoll-table/1"
+#: The table protocol's version; a peer of another version is told so and goes. Version 2: the
+#: deck's points are ristretto255 encodings (docs/decisions/0007-ristretto255-deck-group.md).
+PROTOCOL = "atoll-table/2"
 
 _HEAD_DOMAIN = b"atoll-table/head\x00"
 _SIGN_DOMAIN = b"atoll-table/sequence\x00"

@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 from atoll.table.frames import frame, read_frame
-from atoll.table.log import stored_entries
+from atoll.table.log import PROTOCOL, stored_entries
 from atoll.table.table import Table
 from tests.table.harness import REGISTRY, Net, open_table
 
@@ -173,7 +173,7 @@ def test_a_message_the_log_does_not_take_in_is_sent_again_after_two_heartbeats_a
     start(net)
     session = net.peers[0].session
     lost = session.sending(net.peers[0].table.compose("chat", {"text": "hello"}))  # never logged
-    welcome = frame("welcome", host="", table="", proto="atoll-table/1", length=0, run=net.host.run)
+    welcome = frame("welcome", host="", table="", proto=PROTOCOL, length=0, run=net.host.run)
     sent = [session.on_frame(welcome) for _ in range(8)]
     assert [lost in out for out in sent] == [False, True, False, True, False, True, False, False]
 
@@ -183,7 +183,7 @@ def test_after_the_host_restarts_everything_unlogged_is_sent_again_at_once() -> 
     start(net)
     session = net.peers[0].session
     lost = session.sending(net.peers[0].table.compose("chat", {"text": "hello"}))
-    welcome = frame("welcome", host="", table="", proto="atoll-table/1", length=0, run="another run")
+    welcome = frame("welcome", host="", table="", proto=PROTOCOL, length=0, run="another run")
     assert lost in session.on_frame(welcome)
 
 
@@ -192,7 +192,7 @@ def test_a_catching_up_peer_sends_nothing_its_seat_owes_until_it_holds_the_hosts
     start(net)
     play_until_a_seat_owes_a_move(net)
     session = net.peers[1].session
-    behind = frame("welcome", host="", table="", proto="atoll-table/1", length=10_000, run=net.host.run)
+    behind = frame("welcome", host="", table="", proto=PROTOCOL, length=10_000, run=net.host.run)
     session.on_frame(behind)
     assert not session.caught_up()
     assert session.owes_move() is None

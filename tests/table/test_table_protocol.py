@@ -167,6 +167,14 @@ def test_a_flood_spread_over_many_connections_of_one_identity_shares_one_allowan
     assert "slow down" not in read_frame(data)["text"]
 
 
+def test_a_peer_of_another_protocol_version_is_told_so_in_one_line_and_goes() -> None:
+    net = open_table("kariba", 2)
+    # a host of the version before the deck's group changed (docs/decisions/0007)
+    welcome = frame("welcome", host="", table="", proto="atoll-table/1", length=0, run="r")
+    with pytest.raises(TableFailed, match=f"^the host speaks 'atoll-table/1'; this atoll speaks {PROTOCOL}$"):
+        net.peers[0].session.on_frame(welcome)
+
+
 def test_a_frame_that_is_not_json_is_ignored_with_a_note() -> None:
     net = open_table("kariba", 2)
     out = net.peers[0].session.on_frame(b"\x00garbage")
