@@ -9,6 +9,7 @@ process it started before it returns, also when a check fails.
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -141,7 +142,16 @@ def test_the_soak_script_plays_games_through_random_kills_and_reports_a_clean_su
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
     summary = done.stdout.splitlines()[-1]
     assert summary.startswith("soak: 2 games,"), summary
-    assert summary.endswith(" 1 migrations, 0 hosts back too late, 0 failures"), summary
+    # seed 7 kills a host that a seat replaces. On a loaded machine more take-overs can happen, and a
+    # killed host may come back after a seat took over (counted, and no failure: decision 0004; each
+    # needs a take-over in its game), so only those bounds are fixed
+    counts = re.fullmatch(
+        r"soak: 2 games, \d+ kills, \d+ resumes, (\d+) migrations, (\d+) hosts back too late, 0 failures",
+        summary,
+    )
+    assert counts is not None, summary
+    migrations, late = (int(n) for n in counts.groups())
+    assert migrations >= 1 and late <= migrations, summary
 
 
 def test_a_player_who_leaves_for_good_ends_the_game_with_a_clear_line_for_everyone(tmp_path: Path) -> None:
