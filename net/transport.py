@@ -13,9 +13,9 @@ from __future__ import annotations
 import asyncio
 import functools
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
-from typing import cast
+from typing import Any, Generic, Protocol, TypeVar, cast
 
 import zmq
 import zmq.asyncio
@@ -278,6 +278,64 @@ def _readable(socket: zmq.asyncio.Socket, plain: zmq.Socket[bytes]) -> bool:
         return False
     events = plain.getsockopt(zmq.EVENTS)
     return isinstance(events, int) and bool(events & zmq.POLLIN)
+
+
+#: Messages an :class:`Intake` takes in a row while more are waiting, before its loop waits again
+#: with its other tasks (a bot's choice, heartbeats, the clock).
+TAKEN_IN_A_ROW = 16
+
+Received = TypeVar("Received", covariant=True)
+
+
+class _Source(Protocol[Received]):
+    def pending(self) -> bool: ...
+
+    def recv(self) -> Awaitable[Received]: ...
+
+
+class Intake(Generic[Received]):
+    """What a loop takes next from its socket (:class:`HostSocket` or :class:`PeerSocket`).
+
+    A message waiting already is taken at once, up to :data:`TAKEN_IN_A_ROW` in a row, without a task
+    and a wait for each (they cost more than a small message, and a roll's entries come in a burst);
+    otherwise the loop waits for the first of a receive, its ``others`` and ``timeout``. One receive
+    is outstanding at most; :meth:`close` cancels it.
+    """
+
+    def __init__(self, socket: _Source[Received]) -> None:
+        self.socket = socket
+        self._receiving: asyncio.Future[Received] | None = None
+        self._taken = 0
+
+    async def next(
+        self,
+        others: Iterable[asyncio.Future[Any] | None],
+        timeout: float,
+        *,
+        before_waiting: Callable[[], None] | None = None,
+    ) -> Received | None:
+        """The next message, or ``None`` when one of ``others`` finished (or ``timeout`` passed)
+        first; ``before_waiting`` is called before any wait."""
+        if self._receiving is None and self._taken < TAKEN_IN_A_ROW and self.socket.pending():
+            self._taken += 1
+            return await self.socket.recv()
+        self._taken = 0
+        if before_waiting is not None:
+            before_waiting()
+        if self._receiving is None:
+            self._receiving = asyncio.ensure_future(self.socket.recv())
+        waits: set[asyncio.Future[Any]] = {self._receiving, *(f for f in others if f is not None)}
+        await asyncio.wait(waits, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+        if not self._receiving.done():
+            return None
+        received, self._receiving = self._receiving, None
+        return received.result()
+
+    def close(self) -> None:
+        """Cancel the receive that is outstanding, if any."""
+        if self._receiving is not None and not self._receiving.done():
+            self._receiving.cancel()
+        self._receiving = None
 
 
 class KeyService:

@@ -28,7 +28,7 @@ from atoll.net.envelope import (
     seal,
     strict_hex,
 )
-from atoll.net.transport import PeerSocket
+from atoll.net.transport import Intake, PeerSocket
 from atoll.table.frames import read_frame
 from atoll.table.log import PROTOCOL, BadEntry, HostEquivocated
 from atoll.table.table import Event, Table
@@ -44,10 +44,6 @@ HEARTBEAT_S = 2.0
 
 #: Seconds without a frame from the host before the peer says that the host does not answer.
 HOST_QUIET_S = 6.0
-
-#: Frames a peer takes in a row while more are waiting, before it lets its other tasks run (a bot's
-#: choice, heartbeats): a burst of entries is taken at once, without a wait for each.
-TAKEN_IN_A_ROW = 16
 
 #: Chooses this seat's action from its observation (a bot's ``choose``, or a person's prompt).
 Chooser = Callable[[Observation], Awaitable[Action]]
@@ -331,12 +327,11 @@ async def run_peer(
     table = session.table
     loop = asyncio.get_running_loop()
     shown = 0
-    receiving: asyncio.Task[bytes] | None = None
+    intake = Intake(socket)
     thinking: asyncio.Task[Action] | None = None
     thinking_at = -1
     beat = heard = loop.time()
     quiet = False
-    taken = 0
     table.pipelined()  # answers to a deck's shuffle or lock leave first; their proofs are checked right after
     await socket.send(session.hello())
     try:
@@ -346,21 +341,7 @@ async def run_peer(
                 if thinking is not None:
                     thinking.cancel()
                 thinking, thinking_at = asyncio.ensure_future(choose(observation)), session.asked_at
-            data: bytes | None = None
-            if receiving is None and taken < TAKEN_IN_A_ROW and socket.pending():
-                data = await socket.recv()  # there already: taken without a task and a wait
-                taken += 1
-            else:
-                taken = 0
-                if receiving is None:
-                    receiving = asyncio.create_task(socket.recv())
-                waits: set[asyncio.Future[Any]] = {receiving}
-                if thinking is not None:
-                    waits.add(thinking)
-                await asyncio.wait(waits, timeout=HEARTBEAT_S, return_when=asyncio.FIRST_COMPLETED)
-                if receiving.done():
-                    data = receiving.result()
-                    receiving = None
+            data = await intake.next((thinking,), HEARTBEAT_S)
             if thinking is not None and thinking.done():
                 action = thinking.result()
                 thinking = None
@@ -393,9 +374,9 @@ async def run_peer(
                     on_event(event)
             shown = len(table.events)
     finally:
-        for task in (receiving, thinking):
-            if task is not None and not task.done():
-                task.cancel()
+        intake.close()
+        if thinking is not None and not thinking.done():
+            thinking.cancel()
     if on_event is not None:
         for event in table.events[shown:]:
             on_event(event)

@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable
 
 from atoll.engine.loop import observe
-from atoll.net.transport import HostSocket
+from atoll.net.transport import HostSocket, Intake
 from atoll.table.host import Outgoing, Sequencer
 from atoll.table.peer import Chooser, TableFailed
 from atoll.table.table import Event
@@ -27,10 +27,6 @@ LATE_GRACE_S = 30.0
 
 #: How often the host looks at the clock (who is away, whose turn time has passed).
 TICK_S = 0.5
-
-#: Messages the host takes in a row while more are waiting, before it lets its other tasks run (its
-#: own seat's move, the clock): a burst is taken at once, without a wait for each.
-TAKEN_IN_A_ROW = 16
 
 #: Frames the host holds back at most while more messages wait (see :func:`run_host`).
 HELD_FRAMES = 64
@@ -92,9 +88,8 @@ async def run_host(
         if table.engine is not None and len(table.engine.match.events) == at:
             send(host.local(table.move(action)))
 
-    receiving: asyncio.Task[tuple[bytes, bytes, bytes]] | None = None
+    intake = Intake(socket)
     ticked = 0.0
-    taken = 0
     try:
         while not table.over():
             engine = table.engine
@@ -107,22 +102,9 @@ async def run_host(
             ):
                 asked_at = len(engine.match.events)
                 mover = asyncio.create_task(move(asked_at))
-            message: tuple[bytes, bytes, bytes] | None = None
-            if receiving is None and taken < TAKEN_IN_A_ROW and socket.pending():
-                message = await socket.recv()  # there already: taken without a task and a wait
-                taken += 1
-            else:
-                taken = 0
-                flush()  # nothing is held back while the host waits
-                if receiving is None:
-                    receiving = asyncio.create_task(socket.recv())
-                waits: set[asyncio.Future[object]] = {receiving}  # type: ignore[arg-type]
-                if mover is not None and not mover.done():
-                    waits.add(mover)  # type: ignore[arg-type]
-                await asyncio.wait(waits, timeout=TICK_S, return_when=asyncio.FIRST_COMPLETED)
-                if receiving.done():
-                    message = receiving.result()
-                    receiving = None
+            moving = mover if mover is not None and not mover.done() else None
+            # nothing is held back while the host waits
+            message = await intake.next((moving,), TICK_S, before_waiting=flush)
             if mover is not None and mover.done() and mover.exception() is not None:
                 raise mover.exception()  # type: ignore[misc]
             if message is not None:
@@ -147,17 +129,14 @@ async def run_host(
         while (host.connections or host.owed_goodbyes()) and time.monotonic() < late:
             if not host.owed_goodbyes() and time.monotonic() >= deadline:
                 break
-            if receiving is None:
-                receiving = asyncio.create_task(socket.recv())
-            done, _ = await asyncio.wait({receiving}, timeout=0.2)
-            if done:
-                connection, curve_key, data = receiving.result()
-                receiving = None
-                deliver(socket, host.receive(connection, curve_key, data), host)
+            message = await intake.next((), 0.2, before_waiting=flush)
+            if message is not None:
+                send(host.receive(*message))
+        flush()
         if on_event is not None:
             for event in table.events[shown:]:
                 on_event(event)
     finally:
-        for task in (receiving, mover):
-            if task is not None and not task.done():
-                task.cancel()
+        intake.close()
+        if mover is not None and not mover.done():
+            mover.cancel()
