@@ -50,14 +50,24 @@ def _prefix(purpose: str) -> bytes:
 
 def hash_bytes(purpose: str, context: JSON, size: int = 64) -> bytes:
     """Domain-separated hash of ``context`` for ``purpose``: SHA-512, cut to ``size`` (1..64) bytes."""
-    if not 1 <= size <= 64:
-        raise MalformedInput(f"hash size must be 1..64 bytes, got {size}")
-    return hashlib.sha512(encode(purpose, context)).digest()[:size]
+    return _digest(encode(purpose, context), size)
 
 
 def hash_hex(purpose: str, context: JSON, size: int = 32) -> str:
     """Like :func:`hash_bytes` but as lowercase hex, the form commitments travel in messages."""
     return hash_bytes(purpose, context, size).hex()
+
+
+def hash_hex_canonical(purpose: str, text: bytes, size: int = 32) -> str:
+    """:func:`hash_hex` of a context given by its canonical JSON encoding ``text`` (see
+    :func:`encode_canonical`)."""
+    return _digest(encode_canonical(purpose, text), size).hex()
+
+
+def _digest(data: bytes, size: int) -> bytes:
+    if not 1 <= size <= 64:
+        raise MalformedInput(f"hash size must be 1..64 bytes, got {size}")
+    return hashlib.sha512(data).digest()[:size]
 
 
 def hash_to_scalar(purpose: str, context: JSON) -> int:

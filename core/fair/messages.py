@@ -23,7 +23,6 @@ seat's name). Only content that verified under the seat's key can make that seat
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 from collections.abc import Mapping
 from typing import Any
@@ -32,7 +31,7 @@ from nacl.exceptions import BadSignatureError
 from nacl.signing import SigningKey, VerifyKey
 
 from atoll.errors import CheatDetected, MalformedInput, ProtocolViolation
-from atoll.fair.hashing import PROTOCOL_VERSION, encode_canonical
+from atoll.fair.hashing import PROTOCOL_VERSION, encode_canonical, hash_hex_canonical
 from atoll.fair.identity import SIGNATURE_SIZE
 from atoll.jsondata import JSON, canonical, strict_hex
 
@@ -86,7 +85,7 @@ def content_digest(message: Mapping[str, JSON], covered: bytes | None = None) ->
     """A digest of what the author signed (not of the signature, which a signer may vary).
     ``covered``: :func:`covered_text` of ``message``, if the caller has it."""
     text = covered_text(message) if covered is None else covered
-    return hashlib.sha512(encode_canonical("message/content", text)).digest()[:32].hex()
+    return hash_hex_canonical("message/content", text)
 
 
 def sign(message: Mapping[str, JSON], key: SigningKey) -> Message:

@@ -13,13 +13,12 @@ new epoch, whose heads every seat commits to before any of its links is opened.
 from __future__ import annotations
 
 import functools
-import hashlib
 import re
 from collections.abc import Sequence
 
 from atoll.chance import Pick, Roll
 from atoll.errors import CheatDetected, ProtocolViolation
-from atoll.fair.hashing import PROTOCOL_VERSION, encode_canonical, hash_bytes, hash_hex, make_context
+from atoll.fair.hashing import PROTOCOL_VERSION, hash_bytes, hash_hex, hash_hex_canonical, make_context
 from atoll.fair.messages import hex_bytes, same
 from atoll.jsondata import JSON, canonical
 from atoll.randomness import Stream
@@ -41,7 +40,7 @@ def position(draw: int, length: int = CHAIN_LENGTH) -> tuple[int, int]:
 def link_below(table: str, seat: int, epoch: int, index: int, link: str) -> str:
     """Link ``index - 1`` of a chain, computed from link ``index``."""
     text = link_context_text(table, seat, epoch, index, link)
-    return hashlib.sha512(encode_canonical("chain/link", text)).digest()[:LINK_SIZE].hex()
+    return hash_hex_canonical("chain/link", text, LINK_SIZE)
 
 
 def link_context_text(table: str, seat: int, epoch: int, index: int, link: str) -> bytes:
