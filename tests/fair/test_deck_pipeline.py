@@ -48,12 +48,19 @@ def test_pipelined_seats_send_exactly_the_messages_of_seats_that_check_first() -
     assert shuffle_and_lock(decks(pipeline=True)) == shuffle_and_lock(decks(pipeline=False))
 
 
-def test_a_bad_shuffle_answered_ahead_names_its_author_when_the_answer_has_left() -> None:
-    def substitute(sender: int, message: Message) -> Message:
-        if sender == 1 and message["type"] == "deck/shuffle":
-            message = dict(message, cards=[OTHER_POINT, *message["cards"][1:]])
+def first_point_swapped(author: int, kind: str, field: str) -> Callable[[int, Message], Message]:
+    """A change to ``author``'s ``kind`` messages: the first point of ``field`` swapped for another."""
+
+    def change(sender: int, message: Message) -> Message:
+        if sender == author and message["type"] == kind:
+            message = dict(message, **{field: [OTHER_POINT, *message[field][1:]]})
         return message
 
+    return change
+
+
+def test_a_bad_shuffle_answered_ahead_names_its_author_when_the_answer_has_left() -> None:
+    substitute = first_point_swapped(1, "deck/shuffle", "cards")
     copies = decks(pipeline=True)
     (first,) = copies[0].start()
     copies[2].receive(first)
@@ -70,11 +77,7 @@ def test_a_bad_shuffle_answered_ahead_names_its_author_when_the_answer_has_left(
 
 
 def test_no_card_opens_before_a_lock_answered_ahead_is_checked() -> None:
-    def wrong_key(sender: int, message: Message) -> Message:
-        if sender == 0 and message["type"] == "deck/lock":
-            message = dict(message, keys=[OTHER_POINT, *message["keys"][1:]])
-        return message
-
+    wrong_key = first_point_swapped(0, "deck/lock", "keys")
     copies = decks(pipeline=True)
     with pytest.raises(CheatDetected) as caught:
         # nobody settles: seat 1 answers seat 0's bad lock, and the next message it takes checks it
