@@ -194,9 +194,9 @@ class TimedParticipant(Participant):
         self.cpu += spent
         return out
 
-    def receive(self, message: JSON) -> list[Any]:
+    def receive(self, message: JSON, *, enveloped: bool = False) -> list[Any]:
         """Time :meth:`Participant.receive`."""
-        out, spent = cpu(partial(super().receive, message))
+        out, spent = cpu(partial(super().receive, message, enveloped=enveloped))
         self.cpu += spent
         return out
 

@@ -238,7 +238,11 @@ class Record:
             raise
 
     def receive(
-        self, message: JSON, *, signed_here: Callable[[Message, bytes], bool] | None = None
+        self,
+        message: JSON,
+        *,
+        signed_here: Callable[[Message, bytes], bool] | None = None,
+        enveloped: bool = False,
     ) -> Message:
         """Authenticate ``message``, check it for the current step and fold it in; returns it.
 
@@ -246,6 +250,12 @@ class Record:
         ``signed_here`` (a participant's own record) says whether the parsed message, whose signature
         covers the bytes it is given, is one its owner signed itself over exactly those bytes: that
         signature is not checked again (every other one is).
+        ``enveloped``: the message came inside a network table's envelope that the seat's identity
+        signed over exactly these bytes, checked by the table before anything read it; that signature
+        authenticates it and is the evidence against the seat, so the message's own is not checked
+        (a ``hello``, which proves the table key, is always checked in full). The table's audit
+        replays the log through the same path, so it decides exactly as the live peers did
+        (``docs/decisions/0008-enveloped-fair-messages.md``).
         """
         msg, covered = parse_covered(message, table=self.table, seats=self.seats)
         signed = signed_bytes(msg, covered)
@@ -257,7 +267,7 @@ class Record:
             key = self._hello_key(seat, msg)
         elif kind == "hello":
             self._check_second_hello(seat, msg, key)
-        if signed_here is None or not signed_here(msg, signed):
+        if not (enveloped and kind != "hello") and (signed_here is None or not signed_here(msg, signed)):
             verify(msg, key, signed)
         try:
             return self._take(msg, content_digest(msg, covered))

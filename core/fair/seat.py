@@ -94,9 +94,10 @@ class Participant:
         out = [self._message(step, *body)] if body is not None else []
         return out + self._drain()
 
-    def receive(self, message: JSON) -> list[Message]:
-        """A message arrived: check it (raises on a cheat) and return what this seat sends in reply."""
-        self.record.receive(message, signed_here=self._signed_here)
+    def receive(self, message: JSON, *, enveloped: bool = False) -> list[Message]:
+        """A message arrived: check it (raises on a cheat) and return what this seat sends in reply.
+        ``enveloped``: see :meth:`~atoll.fair.record.Record.receive`."""
+        self.record.receive(message, signed_here=self._signed_here, enveloped=enveloped)
         return self._drain()
 
     def _signed_here(self, message: Message, signed: bytes) -> bool:

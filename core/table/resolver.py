@@ -22,7 +22,7 @@ from atoll.fair.randomness import CHAIN_LENGTH
 from atoll.fair.record import Record
 from atoll.fair.referee import Referee
 from atoll.fair.seat import Participant
-from atoll.fair.transcript import StepRecord, Transcript
+from atoll.fair.transcript import StepRecord
 from atoll.jsondata import JSON, canonical, same
 
 
@@ -56,7 +56,6 @@ class NetResolver:
         self.record: Record = (
             me.record if me is not None else Record(table_id, seats, chain_length, identities=identities)
         )
-        self.transcript = Transcript(table_id, seats, chain_length, list(identities))
         self.finished = False
         self._send = send
         self.referee: Referee | None = None
@@ -131,15 +130,18 @@ class NetResolver:
     # -- driven by the log ------------------------------------------------------------------
 
     def receive(self, message: Message) -> None:
-        """A protocol message from the log: check it (raises naming its author on a cheat), answer it."""
+        """A protocol message from the log: check it (raises naming its author on a cheat), answer it.
+
+        Its seat's identity signed the log message that carries it, and the table checked that before
+        anything read it: that signature authenticates it (see ``enveloped`` of
+        :meth:`~atoll.fair.record.Record.receive`)."""
         if self._open is None:
             raise ProtocolViolation("a protocol message arrived while no protocol step is open")
         if self.me is not None:
-            replies = self.me.receive(message)
+            replies = self.me.receive(message, enveloped=True)
         else:
-            self.record.receive(message)
+            self.record.receive(message, enveloped=True)
             replies = []
-        self.transcript.add_message(message)
         for reply in replies:
             self._send(reply)
 
@@ -175,7 +177,6 @@ class NetResolver:
             self.record.begin(step)
             out = []
         self._open = step
-        self.transcript.add_step(step)
         for message in out:
             self._send(message)
 

@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 import pytest
 from nacl.signing import SigningKey
 
+from atoll.fair.identity import fingerprint
 from atoll.net.envelope import MAX_MESSAGE, MessageTooLarge, canonical_bytes, open_envelope, seal
 from atoll.net.transport import RateLimit
+from atoll.table.audit import audit_log
 from atoll.table.frames import frame, read_frame
 from atoll.table.log import PROTOCOL, sequence
 from atoll.table.peer import TableFailed
@@ -223,6 +228,53 @@ def test_a_modified_peer_that_opens_a_wrong_chain_link_is_caught_and_named_by_ev
     for peer in net.peers:
         assert peer.table.ended is not None and "seat 1" in peer.table.ended
         assert any(event.blame == 1 for event in peer.table.events)
+
+
+def _rewrite_fair(table: Table, change: Callable[[dict[str, Any]], dict[str, Any]]) -> None:
+    """Make ``table``'s peer pass each fair message it writes through ``change`` before it is sent."""
+    honest_send = table._send_fair
+    table._send_fair = lambda message: honest_send(change(message))  # type: ignore[method-assign]
+
+
+def test_an_opening_whose_own_signature_is_spoiled_is_taken_on_its_envelope_and_the_log_audits_clean(
+    tmp_path: Path,
+) -> None:
+    # the seat's identity signed the envelope around exactly these bytes: that is what authenticates
+    # the message at a network table, live and in the audit alike (decision 0008)
+    net = open_table("kiribati", 3, "professional")
+
+    def spoil(message: dict[str, Any]) -> dict[str, Any]:
+        return dict(message, sig="00" * 64) if message.get("kind") == "chain/open" else message
+
+    _rewrite_fair(net.peers[1].table, spoil)
+    net.run()
+    assert logs_identical(net) and net.host.refused == 0
+    assert all(p.table.ended is None and p.table.results() is not None for p in net.peers)
+    log = tmp_path / "log.jsonl"
+    log.write_text("".join(e.to_bytes().decode() + "\n" for e in net.host.table.log.entries))
+    assert audit_log(log, REGISTRY.game, fingerprint).clean
+
+
+def test_a_protocol_message_in_another_seats_name_is_refused_by_the_host_and_changes_nothing() -> None:
+    net = open_table("kiribati", 3, "professional")
+    impostor = net.peers[1].table
+    sent: list[bytes] = []
+    net.relay = lambda index, data: (sent.append(data), data)[1] if index == 1 else data
+
+    def as_seat_two(message: dict[str, Any]) -> dict[str, Any]:
+        if message.get("kind") != "chain/open":
+            return message
+        engine = impostor.engine
+        assert engine is not None and engine.resolver.me is not None
+        return engine.resolver.me.sign({k: v for k, v in dict(message, seat=2).items() if k != "sig"})
+
+    _rewrite_fair(impostor, as_seat_two)
+    with pytest.raises(AssertionError, match="stuck"):  # the table waits for seat 1's own opening
+        net.run()
+    assert logs_identical(net)
+    errors = [read_frame(d)["text"] for d in sent if read_frame(d)["t"] == "error"]
+    assert any("not its own" in text for text in errors)
+    assert not any(event.blame is not None for p in net.peers for event in p.table.events)
 
 
 def test_a_spectator_receives_only_the_log_every_seat_receives_and_sees_the_spectator_view() -> None:

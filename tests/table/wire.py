@@ -249,8 +249,8 @@ def cheating_participants(
         def begin(self, step: StepRecord) -> list[Message]:
             return [m for out in super().begin(step) for m in rewrites(self, out)]
 
-        def receive(self, message: Any) -> list[Message]:
-            return [m for out in super().receive(message) for m in rewrites(self, out)]
+        def receive(self, message: Any, **options: Any) -> list[Message]:
+            return [m for out in super().receive(message, **options) for m in rewrites(self, out)]
 
     honest = Participant
 
