@@ -324,8 +324,9 @@ class Intake(Generic[Received]):
             before_waiting()
         if self._receiving is None:
             self._receiving = asyncio.ensure_future(self.socket.recv())
-        waits: set[asyncio.Future[Any]] = {self._receiving, *(f for f in others if f is not None)}
-        await asyncio.wait(waits, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+        waits = [self._receiving, *(f for f in others if f is not None)]
+        if not any(f.done() for f in waits):
+            await _first_of(waits, timeout)
         if not self._receiving.done():
             return None
         received, self._receiving = self._receiving, None
@@ -336,6 +337,30 @@ class Intake(Generic[Received]):
         if self._receiving is not None and not self._receiving.done():
             self._receiving.cancel()
         self._receiving = None
+
+
+async def _first_of(futures: list[asyncio.Future[Any]], timeout: float) -> None:
+    """Wait until one of ``futures`` is done or ``timeout`` seconds pass, whichever comes first.
+
+    What ``asyncio.wait(..., return_when=FIRST_COMPLETED)`` does for futures, without its checks and
+    sets: a loop waits this way once or twice for every log entry, and that machinery cost more than
+    a small entry's own work."""
+    loop = asyncio.get_running_loop()
+    waiter: asyncio.Future[None] = loop.create_future()
+
+    def wake(_: object = None) -> None:
+        if not waiter.done():
+            waiter.set_result(None)
+
+    timer = loop.call_later(timeout, wake)
+    for future in futures:
+        future.add_done_callback(wake)
+    try:
+        await waiter
+    finally:
+        timer.cancel()
+        for future in futures:
+            future.remove_done_callback(wake)
 
 
 class KeyService:
