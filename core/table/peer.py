@@ -153,17 +153,29 @@ class PeerSession:
         if kind == "chat":
             self._chat(frm.get("msg"))
             return []
+        if kind == "entries":  # entries the host sent back to back, in one frame
+            batch = frm.get("entries")
+            out: list[bytes] = []
+            for entry in batch if isinstance(batch, list) else []:
+                replies, taken = self._entry(entry)
+                out += replies
+                if not taken:
+                    break  # the entries after a refused one cannot follow this peer's log either
+            return out
         if kind != "entry":
             return []
-        entry = frm.get("entry")
+        return self._entry(frm.get("entry"))[0]
+
+    def _entry(self, entry: Any) -> tuple[list[bytes], bool]:
+        """Take one log entry from the host: what to send, and whether it was taken (or held already)."""
         if (
             isinstance(entry, dict)
             and isinstance(entry.get("seq"), int)
             and entry["seq"] < len(self.table.log.entries)
         ):
-            return []  # already held (a catch-up overlapping what arrived live)
+            return [], True  # already held (a catch-up overlapping what arrived live)
         try:
-            self.table.receive(entry, parsed_strictly=True)  # type: ignore[arg-type]
+            self.table.receive(entry, parsed_strictly=True)
         except HostEquivocated as exc:
             raise TableFailed(f"{exc}; evidence: {exc.evidence}") from exc
         except BadEntry as exc:
@@ -172,9 +184,9 @@ class PeerSession:
             self.bad_entries += 1
             if self.bad_entries > MAX_BAD_ENTRIES:
                 raise TableFailed(f"the host keeps sending entries that do not check ({exc})") from exc
-            return [self.hello()]
+            return [self.hello()], False
         self.bad_entries = 0
-        return self._ready()
+        return self._ready(), True
 
     def sending(self, data: bytes) -> bytes:
         """Note a message this peer sends, so that it goes again if the log does not take it in."""

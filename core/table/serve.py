@@ -9,6 +9,7 @@ from collections.abc import Callable
 
 from atoll.engine.loop import observe
 from atoll.net.transport import HostSocket, Intake
+from atoll.table.frames import batched
 from atoll.table.host import Outgoing, Sequencer
 from atoll.table.peer import Chooser, TableFailed
 from atoll.table.table import Event
@@ -58,8 +59,13 @@ async def run_host(
     held: list[Outgoing] = []
 
     def flush() -> None:
+        # the entries held back go to each connection in as few frames as fit (frames.batched)
         if held:
-            deliver(socket, held, host)
+            by_connection: dict[bytes, list[bytes]] = {}
+            for connection, data in held:
+                by_connection.setdefault(connection, []).append(data)
+            batches = [(c, data) for c, frames in by_connection.items() for data in batched(frames)]
+            deliver(socket, batches, host)
             held.clear()
 
     def send(frames: list[Outgoing]) -> None:

@@ -163,8 +163,8 @@ def _spoiled_frames(rng: random.Random, data: bytes, table: Any, *, entries_too:
         bytes(rng.randrange(256) for _ in range(rng.randrange(1, 200))),
         data[: rng.randrange(len(data))],
         canonical_bytes({
-            "t": rng.choice(["entry"] * entries_too + ["chat", "presence", "need", "error", "?"]),
-            rng.choice(["entry", "msg", "away", "after", "text"]): rng.choice(JUNK),
+            "t": rng.choice(["entry", "entries"] * entries_too + ["chat", "presence", "need", "error", "?"]),
+            rng.choice(["entry", "entries", "msg", "away", "after", "text"]): rng.choice(JUNK),
         }),
         # a welcome naming a longer log than the host's would hold the peer back until the next one
         # (a heartbeat away): only lengths that are no number of entries
@@ -291,7 +291,7 @@ def _hostile_host(wire: WireTable, fuzz: Fuzz, rng: random.Random) -> None:
         peer = peers.get(wire.host.connections.get(connection, ""))
         # after entries only: a spoiled entry makes the peer sync again, and spoiling the answers
         # too would feed on itself
-        if peer is None or fuzz.at_peers >= AT_PEERS or not data.startswith(b'{"entry":'):
+        if peer is None or fuzz.at_peers >= AT_PEERS or not data.startswith((b'{"entry":', b'{"entries":')):
             return sent
         # a peer gives up on a host after MAX_BAD_ENTRIES entries in a row that do not check; this
         # host stays well under that

@@ -32,7 +32,7 @@ from atoll.fair.commitments import salt_for
 from atoll.fair.deck_keys import DeckSecrets
 from atoll.fair.seat import derive_identity, derive_seed
 from atoll.jsondata import canonical
-from atoll.net.envelope import seal
+from atoll.net.envelope import canonical_bytes, seal
 from atoll.table.frames import read_frame
 from atoll.table.log import PROTOCOL
 from atoll.table.peer import Chooser
@@ -90,6 +90,20 @@ def _position(data: bytes, held: int) -> int:
     return seq if type(seq) is int else held - 1
 
 
+def _one_by_one(data: bytes) -> list[bytes]:
+    """A frame as the frames it stands for: an ``entries`` frame (entries the host sent back to back)
+    as one ``entry`` frame per entry, after checking that it holds exactly those entries' bytes."""
+    try:
+        frame = read_frame(data)
+    except ValueError:
+        return [data]
+    if frame["t"] != "entries":
+        return [data]
+    entries = [canonical_bytes(e) for e in frame["entries"]]
+    assert data == b'{"entries":[' + b",".join(entries) + b'],"t":"entries"}'
+    return [b'{"entry":' + e + b',"t":"entry"}' for e in entries]
+
+
 def _watch(wire: WireTable, watched: Watched) -> None:
     """Record, for every peer, its spectator view after each frame; for the spectator, every frame."""
     for peer in wire.peers:
@@ -100,7 +114,8 @@ def _watch(wire: WireTable, watched: Watched) -> None:
                   ) -> list[bytes]:
             spectator = peer.session.role == "watch"
             if spectator:
-                watched.received.append(Received(data, _position(data, len(peer.table.log.entries))))
+                for one in _one_by_one(data):
+                    watched.received.append(Received(one, _position(one, len(peer.table.log.entries))))
             out: list[bytes] = on_frame(data)
             view = _spectator_view(peer)
             if view is not None:

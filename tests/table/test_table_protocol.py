@@ -15,9 +15,9 @@ from atoll.fair.identity import fingerprint
 from atoll.net.envelope import MAX_MESSAGE, MessageTooLarge, canonical_bytes, open_envelope, seal
 from atoll.net.transport import RateLimit
 from atoll.table.audit import audit_log
-from atoll.table.frames import frame, read_frame
+from atoll.table.frames import batched, entry_frame, frame, read_frame
 from atoll.table.log import PROTOCOL, sequence
-from atoll.table.peer import TableFailed
+from atoll.table.peer import PeerSession, TableFailed
 from atoll.table.table import Table
 from tests.table.harness import REGISTRY, Net, open_table
 
@@ -275,6 +275,47 @@ def test_a_protocol_message_in_another_seats_name_is_refused_by_the_host_and_cha
     errors = [read_frame(d)["text"] for d in sent if read_frame(d)["t"] == "error"]
     assert any("not its own" in text for text in errors)
     assert not any(event.blame is not None for p in net.peers for event in p.table.events)
+
+
+def _latecomer(net: Net) -> PeerSession:
+    """A peer that holds no entry yet and watches (it takes every entry as a spectator would)."""
+    host = net.host.key.verify_key.encode()
+    table = Table(net.host.table.id, host, SigningKey(os.urandom(32)), REGISTRY.game)
+    return PeerSession(table, "watch", "late")
+
+
+def test_entries_sent_back_to_back_in_one_frame_are_taken_in_order_as_if_sent_one_by_one() -> None:
+    net = open_table("kiribati", 3, "professional")
+    net.run()
+    singles = [entry_frame(e.to_bytes()) for e in net.host.table.log.entries]
+    frames = batched(singles, limit=8_000)
+    assert len(frames) < len(singles) / 2 and all(len(f) <= 8_000 or f in singles for f in frames)
+    late = _latecomer(net)
+    for data in frames:
+        late.on_frame(data)
+    assert late.table.log.head == net.host.table.log.head and late.errors == []
+
+
+def test_an_entry_too_big_to_share_a_frame_goes_alone_in_its_own_entry_frame() -> None:
+    net = open_table("kariba", 2)
+    net.run()
+    singles = [entry_frame(e.to_bytes()) for e in net.host.table.log.entries[:6]]
+    big = max(singles, key=len)
+    frames = batched(singles, limit=len(big) - 1)
+    assert big in frames
+    assert sum(len(read_frame(f).get("entries", [None])) for f in frames) == 6
+
+
+def test_an_entries_frame_stops_at_an_entry_that_does_not_check_and_the_peer_asks_again() -> None:
+    net = open_table("kariba", 2)
+    net.run()
+    entries = [e.to_json() for e in net.host.table.log.entries[:6]]
+    entries[3] = dict(entries[3], host="ab" * 64)  # the host's signature no longer holds
+    late = _latecomer(net)
+    out = late.on_frame(canonical_bytes({"t": "entries", "entries": entries}))
+    assert len(late.table.log.entries) == 3
+    kinds = [json.loads(data)["kind"] for data in out]
+    assert kinds[-1] == "sync" and kinds.count("sync") == 1  # it asks for what follows its log
 
 
 def test_a_spectator_receives_only_the_log_every_seat_receives_and_sees_the_spectator_view() -> None:
