@@ -182,6 +182,7 @@ def open_fields(
     limit: int = MAX_MESSAGE,
     own: Mapping[bytes, Envelope] | None = None,
     parsed_strictly: bool = False,
+    encoded: bytes | None = None,
 ) -> Envelope:
     """Authenticate an envelope that arrived already parsed, inside a larger JSON object (a log entry).
 
@@ -191,7 +192,7 @@ def open_fields(
     ``own`` holds messages this process sealed itself (:func:`own_envelope`), by their bytes: bytes
     found there carry this process's own signature, made over exactly them, which is not checked again.
     ``parsed_strictly``: ``fields`` were read by :func:`decode`, which refuses floats, so they are not
-    looked for again.
+    looked for again. ``encoded``: :func:`canonical_bytes` of ``fields``, if the caller made it already.
     """
     if not isinstance(fields, dict) or len(fields) != len(FIELDS) or not all(k in fields for k in FIELDS):
         keys = sorted(fields) if isinstance(fields, dict) else []
@@ -201,7 +202,7 @@ def open_fields(
     if not parsed_strictly and not _integers_only(fields):
         raise Unauthenticated("numbers must be integers")
     try:
-        data = canonical_bytes(fields)
+        data = canonical_bytes(fields) if encoded is None else encoded
     except (TypeError, ValueError, RecursionError) as exc:
         raise Unauthenticated(f"not JSON: {exc}") from exc
     if len(data) > limit:

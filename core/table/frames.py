@@ -22,6 +22,9 @@ def frame(kind: str, **fields: Any) -> bytes:
     return canonical_bytes({"t": kind, **fields})
 
 
+#: Entries one ``entries`` frame holds at most (what a peer vouches for with one host signature).
+BATCH_ENTRIES = 64
+
 _ENTRY_OPEN = b'{"entry":'
 _ENTRY_CLOSE = b',"t":"entry"}'
 _ENTRIES_OPEN = b'{"entries":['
@@ -35,7 +38,8 @@ def entry_frame(entry: bytes) -> bytes:
 
 def batched(frames: list[bytes], limit: int = MAX_FRAME) -> list[bytes]:
     """``frames`` for one connection, in order, with each run of ``entry`` frames put together in
-    ``entries`` frames (``{"entries": [...], "t": "entries"}``) of at most ``limit`` bytes.
+    ``entries`` frames (``{"entries": [...], "t": "entries"}``) of at most ``limit`` bytes and
+    :data:`BATCH_ENTRIES` entries.
 
     A peer takes the entries of one frame in a row, with one wake-up of its transport and its loop
     instead of one per entry; what each entry is and how it is checked does not change (its
@@ -60,7 +64,7 @@ def batched(frames: list[bytes], limit: int = MAX_FRAME) -> list[bytes]:
             out.append(data)
             continue
         entry = data[len(_ENTRY_OPEN) : -len(_ENTRY_CLOSE)]
-        if run and size + 1 + len(entry) > limit:
+        if run and (size + 1 + len(entry) > limit or len(run) == BATCH_ENTRIES):
             close_run()
         run.append(entry)
         size += len(entry) + 1

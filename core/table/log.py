@@ -46,6 +46,10 @@ class BadEntry(ValueError):
     """A log entry that does not check (bad host signature, wrong place in the chain, bad message)."""
 
 
+class BadHostSignature(BadEntry):
+    """An entry whose host signature does not verify (all else about it checked)."""
+
+
 class HostEquivocated(ValueError):
     """The host signed two different heads for one position: the proof is in ``evidence``."""
 
@@ -125,6 +129,9 @@ class TableLog:
         self._seen_ids: set[tuple[str, int]] = set()
         self._own: dict[bytes, Envelope] = {}
         """Messages this peer signed that the log does not hold yet, by their bytes (see :meth:`sent`)."""
+        self._vouched: dict[int, tuple[str, bytes, object]] = {}
+        """Position -> the head the host's signature on a later entry covers, the canonical bytes of
+        the message there (made once) and that message object itself (see :meth:`vouch`)."""
         self._file: IO[str] | None = None
         self.path = path
         if path is not None:
@@ -160,6 +167,47 @@ class TableLog:
         """The envelope of ``data`` if it is a message this peer sealed that the log does not hold yet."""
         return self._own.get(data)
 
+    def vouch(self, entries: list[Any], *, search: bool = False) -> int:
+        """Check the host's signature once for a run of entries that follow this log: on the last
+        (with ``search``, on the first after the first entry that verifies), over the head the hash
+        chain of the run leads to. That head covers every entry before it in the run, so their own
+        host signatures are not checked again when :meth:`check` takes them (each entry's place,
+        author and message still are). Returns how many entries are vouched for (0: none, and the
+        entries are checked one by one as ever).
+
+        A peer calls it for the entries the host sent in one frame; the audit, with ``search``, for
+        an entry whose own host signature does not verify (a host may sign only the last of a frame's
+        entries correctly: the log is still its word, and the audit says so as a live peer took it).
+        A run that holds a ``host`` entry (the table changing hands) is never vouched for.
+        """
+        self._vouched = {}
+        heads: list[tuple[int, str, Any, bytes]] = []
+        head = self.head
+        try:
+            for seq, data in enumerate(entries, start=len(self.entries)):
+                if not isinstance(data, dict) or data.get("seq") != seq or data.get("prev") != head:
+                    break
+                message = data.get("msg")
+                if not isinstance(message, dict) or message.get("kind") == "host":
+                    break
+                raw = canonical_bytes(message)
+                head = next_head(head, raw)
+                heads.append((seq, head, data.get("host"), raw))
+        except (TypeError, ValueError, RecursionError):
+            pass
+        ends = heads[1:] if search else heads[-1:]
+        for end, (seq, head, signature, _) in enumerate(ends, start=len(heads) - len(ends)):
+            try:
+                self.host_at(seq).verify(
+                    sequencing_bytes(self.table, seq, head), strict_hex(signature, 64, "host signature")
+                )
+            except (ValueError, TypeError, BadSignatureError):
+                continue
+            run = entries[: end + 1]
+            self._vouched = {s: (h, raw, e["msg"]) for (s, h, _, raw), e in zip(heads, run, strict=False)}
+            return end + 1
+        return 0
+
     def check(
         self, data: dict[str, Any], *, new_host: bytes | None = None, parsed_strictly: bool = False
     ) -> Entry:
@@ -174,14 +222,23 @@ class TableLog:
         seq, prev = data["seq"], data["prev"]
         if type(seq) is not int or seq != len(self.entries):
             raise BadEntry(f"entry {seq!r} arrived where entry {len(self.entries)} belongs")
+        vouched_head, encoded, vouched_message = self._vouched.pop(seq, (None, None, None))
+        if vouched_message is not data["msg"]:  # only what was vouched for, the very object
+            vouched_head = encoded = None
         try:
-            message = open_fields(data["msg"], own=self._own, parsed_strictly=parsed_strictly)
-            head = next_head(strict_hex(prev, 32, "prev").hex(), message.raw)
-            (self.host if new_host is None else VerifyKey(new_host)).verify(
-                sequencing_bytes(self.table, seq, head), strict_hex(data["host"], 64, "host signature")
+            message = open_fields(
+                data["msg"], own=self._own, parsed_strictly=parsed_strictly, encoded=encoded
             )
-        except (Unauthenticated, ValueError, TypeError, BadSignatureError) as exc:
+            head = next_head(strict_hex(prev, 32, "prev").hex(), message.raw)
+        except (Unauthenticated, ValueError, TypeError) as exc:
             raise BadEntry(f"entry {seq}: {exc}") from exc
+        if new_host is not None or vouched_head != head:
+            try:
+                (self.host if new_host is None else VerifyKey(new_host)).verify(
+                    sequencing_bytes(self.table, seq, head), strict_hex(data["host"], 64, "host signature")
+                )
+            except (ValueError, TypeError, BadSignatureError) as exc:
+                raise BadHostSignature(f"entry {seq}: {exc}") from exc
         if message.table != self.table:
             raise BadEntry(f"entry {seq} carries a message of table {message.table!r}")
         # what the author saw is checked before the chain: a host that forked this peer's history

@@ -29,7 +29,7 @@ from atoll.net.envelope import (
     strict_hex,
 )
 from atoll.net.transport import Intake, PeerSocket
-from atoll.table.frames import read_frame
+from atoll.table.frames import BATCH_ENTRIES, read_frame
 from atoll.table.log import PROTOCOL, BadEntry, HostEquivocated
 from atoll.table.table import Event, Table
 from atoll.types import Action
@@ -155,12 +155,19 @@ class PeerSession:
             return []
         if kind == "entries":  # entries the host sent back to back, in one frame
             batch = frm.get("entries")
+            batch = batch[:BATCH_ENTRIES] if isinstance(batch, list) else []
+            if len(batch) > 1:
+                # one host signature, the last, checked for the run before any entry of it is taken
+                self.table.log.vouch(batch)
             out: list[bytes] = []
-            for entry in batch if isinstance(batch, list) else []:
-                replies, taken = self._entry(entry)
-                out += replies
-                if not taken:
-                    break  # the entries after a refused one cannot follow this peer's log either
+            try:
+                for entry in batch:
+                    replies, taken = self._entry(entry)
+                    out += replies
+                    if not taken:
+                        break  # the entries after a refused one cannot follow this peer's log either
+            finally:
+                self.table.log.vouch([])  # nothing vouched for outlives its frame
             return out
         if kind != "entry":
             return []

@@ -14,9 +14,9 @@ from nacl.signing import SigningKey
 from atoll.fair.identity import fingerprint
 from atoll.net.envelope import MAX_MESSAGE, MessageTooLarge, canonical_bytes, open_envelope, seal
 from atoll.net.transport import RateLimit
-from atoll.table.audit import audit_log
+from atoll.table.audit import DamagedLog, audit_log
 from atoll.table.frames import batched, entry_frame, frame, read_frame
-from atoll.table.log import PROTOCOL, sequence
+from atoll.table.log import PROTOCOL, BadEntry, sequence
 from atoll.table.peer import PeerSession, TableFailed
 from atoll.table.table import Table
 from tests.table.harness import REGISTRY, Net, open_table
@@ -310,12 +310,64 @@ def test_an_entries_frame_stops_at_an_entry_that_does_not_check_and_the_peer_ask
     net = open_table("kariba", 2)
     net.run()
     entries = [e.to_json() for e in net.host.table.log.entries[:6]]
-    entries[3] = dict(entries[3], host="ab" * 64)  # the host's signature no longer holds
+    message = entries[3]["msg"]
+    entries[3] = dict(entries[3], msg=dict(message, n=message["n"] + 1))  # its author's signature fails
     late = _latecomer(net)
     out = late.on_frame(canonical_bytes({"t": "entries", "entries": entries}))
     assert len(late.table.log.entries) == 3
     kinds = [json.loads(data)["kind"] for data in out]
     assert kinds[-1] == "sync" and kinds.count("sync") == 1  # it asks for what follows its log
+
+
+def test_the_host_signature_on_the_last_entry_of_a_frame_vouches_for_the_entries_before_it(
+    tmp_path: Path,
+) -> None:
+    # its head covers every entry before it through the hash chain (decision 0009)
+    net = open_table("kariba", 2)
+    net.run()
+    entries = [e.to_json() for e in net.host.table.log.entries]
+    entries[3] = dict(entries[3], host="ab" * 64)  # a signature the host made carelessly, or none
+    late = _latecomer(net)
+    for start in range(0, len(entries), 6):
+        late.on_frame(canonical_bytes({"t": "entries", "entries": entries[start : start + 6]}))
+    assert late.table.log.head == net.host.table.log.head and late.errors == []
+    log = tmp_path / "log.jsonl"
+    log.write_text("".join(canonical_bytes(e).decode() + "\n" for e in entries))
+    report = audit_log(log, REGISTRY.game, fingerprint)
+    assert report.clean and report.vouched == [3]  # the audit takes the log as the peer did, and says so
+
+
+def test_a_frame_whose_last_host_signature_does_not_verify_is_checked_entry_by_entry() -> None:
+    net = open_table("kariba", 2)
+    net.run()
+    entries = [e.to_json() for e in net.host.table.log.entries[:6]]
+    entries[5] = dict(entries[5], host="ab" * 64)
+    late = _latecomer(net)
+    out = late.on_frame(canonical_bytes({"t": "entries", "entries": entries}))
+    assert len(late.table.log.entries) == 5 and json.loads(out[-1])["kind"] == "sync"
+
+
+def test_a_vouch_covers_only_the_very_entries_of_its_frame() -> None:
+    net = open_table("kariba", 2)
+    net.run()
+    entries = [e.to_json() for e in net.host.table.log.entries[:6]]
+    late = _latecomer(net)
+    assert late.table.log.vouch(entries) == 6
+    # the first entry again, read anew from other bytes, with a host signature that does not verify
+    other = json.loads(canonical_bytes(dict(entries[0], host="ab" * 64)))
+    with pytest.raises(BadEntry, match="entry 0"):
+        late.table.receive(other)
+
+
+def test_the_audit_finds_a_log_damaged_where_no_later_host_signature_covers_a_bad_one(tmp_path: Path) -> None:
+    net = open_table("kariba", 2)
+    net.run()
+    entries = [e.to_json() for e in net.host.table.log.entries]
+    entries[-1] = dict(entries[-1], host="ab" * 64)
+    log = tmp_path / "log.jsonl"
+    log.write_text("".join(canonical_bytes(e).decode() + "\n" for e in entries))
+    with pytest.raises(DamagedLog, match=f"line {len(entries)}"):
+        audit_log(log, REGISTRY.game, fingerprint)
 
 
 def test_a_spectator_receives_only_the_log_every_seat_receives_and_sees_the_spectator_view() -> None:
