@@ -22,8 +22,7 @@ from pathlib import Path
 from atoll.fair.identity import normal_fingerprint
 from atoll.game import Game
 from atoll.net.envelope import Unauthenticated, canonical_bytes, open_envelope, strict_hex
-from atoll.table.frames import BATCH_ENTRIES
-from atoll.table.log import BadEntry, BadHostSignature, HostEquivocated, read_log
+from atoll.table.log import BadEntry, HostEquivocated, read_log
 from atoll.table.table import Table
 
 
@@ -73,24 +72,17 @@ def audit_log(path: Path, games: Callable[[str], Game], fingerprint: Callable[[b
         raise DamagedLog(f"{path}, line 1: not a signed 'open' entry ({exc})") from exc
     table = Table(first.table, host_key, None, games)
     report = LogAudit(first.table, fingerprint(host_key))
-    for line, entry in enumerate(entries, 1):
-        try:
-            try:
-                table.receive(entry)
-            except BadHostSignature:
-                # a live peer takes entries the host sent in one frame on the signature of the last
-                # (decision 0009): the audit takes this one if a later signature of the host covers it
-                if not table.log.vouch(entries[line - 1 : line + BATCH_ENTRIES], search=True):
-                    raise
-                table.receive(entry)
-                table.log.vouch([])  # every later entry's own signature is checked as ever
-                report.vouched.append(line - 1)
-        except BadEntry as exc:
-            raise DamagedLog(f"{path}, line {line}: {exc}") from exc
-        except HostEquivocated as exc:  # cannot happen in one file, but a log is hostile input
-            report.cheat = f"the host: {exc}"
-            return report
-        report.entries = line
+    try:
+        # an entry whose own host signature fails is taken if a later one covers it, as a live peer
+        # takes the entries of one frame on the signature of the last (decision 0009)
+        report.vouched = table.take_stored(entries, table.receive)
+    except BadEntry as exc:
+        raise DamagedLog(f"{path}, line {len(table.log.entries) + 1}: {exc}") from exc
+    except HostEquivocated as exc:  # cannot happen in one file, but a log is hostile input
+        report.cheat = f"the host: {exc}"
+        report.entries = len(table.log.entries)
+        return report
+    report.entries = len(table.log.entries)
     for event in table.events:
         if event.refused:
             report.refused.append(f"entry {event.seq}: {event.text}")

@@ -61,7 +61,8 @@ from atoll.game import Game
 from atoll.jsondata import canonical
 from atoll.net.envelope import Envelope, check_size, seal
 from atoll.table.engine import TableEngine
-from atoll.table.log import PROTOCOL, Entry, TableLog, stored_entries
+from atoll.table.frames import BATCH_ENTRIES
+from atoll.table.log import PROTOCOL, BadHostSignature, Entry, TableLog, stored_entries
 from atoll.types import Config, End
 
 #: Kinds that enter the log.
@@ -213,9 +214,27 @@ class Table:
         then is written again now (its secrets derive from the master secret, so the messages are the
         same); whatever of it the log already holds is dropped, and the rest waits in the outbox.
         """
-        for data in stored_entries(self.log.path) if self.log.path is not None else []:
-            self.restore_entry(data)
+        stored = stored_entries(self.log.path) if self.log.path is not None else []
+        self.take_stored(stored, self.restore_entry)
         return len(self.log.entries)
+
+    def take_stored(
+        self, entries: list[dict[str, Any]], take: Callable[[dict[str, Any]], object]
+    ) -> list[int]:
+        """Take ``entries`` read from a file, in order, with ``take``; return the positions of those
+        whose own host signature does not verify but a later one of the host covers (taken as a live
+        peer took them from one frame, decision 0009). Raises what ``take`` raises for the rest."""
+        vouched: list[int] = []
+        for index, data in enumerate(entries):
+            try:
+                take(data)
+            except BadHostSignature:
+                if not self.log.vouch(entries[index : index + BATCH_ENTRIES + 1], search=True):
+                    raise
+                take(data)
+                self.log.vouch([])  # every later entry's own signature is checked as ever
+                vouched.append(index)
+        return vouched
 
     # -- writing messages -------------------------------------------------------------------
 

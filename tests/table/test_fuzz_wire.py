@@ -296,7 +296,10 @@ def _hostile_host(wire: WireTable, fuzz: Fuzz, rng: random.Random) -> None:
         # a peer gives up on a host after MAX_BAD_ENTRIES entries in a row that do not check; this
         # host stays well under that
         entries_too = peer.session.bad_entries < MAX_BAD_ENTRIES // 2
-        for bad in _spoiled_frames(rng, data, wire.host.table, entries_too=entries_too):
+        # as many rounds as the frame holds entries (the host sends entries back to back in one frame)
+        rounds = len(json.loads(data).get("entries", [None]))
+        for bad in (b for _ in range(rounds) for b in _spoiled_frames(rng, data, wire.host.table,
+                                                                       entries_too=entries_too)):
             if rng.random() < 0.05:
                 _raw_send(socket, [connection, bad, b"{}"])
                 fuzz.multipart_at_peers += 1

@@ -337,6 +337,18 @@ def test_the_host_signature_on_the_last_entry_of_a_frame_vouches_for_the_entries
     assert report.clean and report.vouched == [3]  # the audit takes the log as the peer did, and says so
 
 
+def test_a_peer_restores_its_log_where_a_later_host_signature_covers_a_bad_one(tmp_path: Path) -> None:
+    net = open_table("kariba", 2)
+    net.run()
+    entries = [e.to_json() for e in net.host.table.log.entries]
+    entries[3] = dict(entries[3], host="ab" * 64)  # as a peer took it, in one frame with entry 4
+    log = tmp_path / "log.jsonl"
+    log.write_text("".join(canonical_bytes(e).decode() + "\n" for e in entries))
+    table = Table(net.host.table.id, net.host.key.verify_key.encode(), None, REGISTRY.game, log_path=log)
+    assert table.restore() == len(entries) and table.log.head == net.host.table.log.head
+    table.log.close()
+
+
 def test_a_frame_whose_last_host_signature_does_not_verify_is_checked_entry_by_entry() -> None:
     net = open_table("kariba", 2)
     net.run()
