@@ -169,11 +169,11 @@ class TableLog:
 
     def vouch(self, entries: list[Any], *, search: bool = False) -> int:
         """Check the host's signature once for a run of entries that follow this log: on the last
-        (with ``search``, on the first after the first entry that verifies), over the head the hash
-        chain of the run leads to. That head covers every entry before it in the run, so their own
-        host signatures are not checked again when :meth:`check` takes them (each entry's place,
-        author and message still are). Returns how many entries are vouched for (0: none, and the
-        entries are checked one by one as ever).
+        entry (with ``search``: on the first entry after the first whose signature verifies), over
+        the head the hash chain of the run leads to. That head covers every entry before it in the
+        run, so their own host signatures are not checked again when :meth:`check` takes them (each
+        entry's place, author and message still are). Returns how many entries are vouched for
+        (0: none, and the entries are checked one by one as ever).
 
         A peer calls it for the entries the host sent in one frame; the audit, with ``search``, for
         an entry whose own host signature does not verify (a host may sign only the last of a frame's
