@@ -49,7 +49,8 @@ class LogAudit:
     """Why the game ended early with nobody to blame (a seat left; a timeout nobody can be named for)."""
     refused: list[str] = field(default_factory=list)
     vouched: list[int] = field(default_factory=list)
-    """Entries whose own host signature does not verify, covered by a later one of the host's."""
+    """Entries whose own host signature does not verify, each the first of a run that a later
+    signature of the host covers (the entries of the run are taken on that signature)."""
 
     @property
     def clean(self) -> bool:
@@ -117,7 +118,8 @@ def report_lines(path: Path, report: LogAudit) -> list[str]:
         shown = ", ".join(str(seq) for seq in report.vouched[:20])
         lines.append(
             f"  the host's own signature does not verify on entries {shown}; a later signature of the host "
-            "covers each (a host that signs its relays carelessly, or a damaged file)"
+            "covers each, and the entries up to it (a host that signs its relays carelessly, or a damaged "
+            "file)"
         )
     if report.cheat is not None:
         lines.append(f"  does not check: {report.cheat}")

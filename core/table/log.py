@@ -129,7 +129,7 @@ class TableLog:
         self._seen_ids: set[tuple[str, int]] = set()
         self._own: dict[bytes, Envelope] = {}
         """Messages this peer signed that the log does not hold yet, by their bytes (see :meth:`sent`)."""
-        self._vouched: dict[int, tuple[str, bytes, object]] = {}
+        self._vouched: dict[int, tuple[str, bytes, Any]] = {}
         """Position -> the head the host's signature on a later entry covers, the canonical bytes of
         the message there (made once) and that message object itself (see :meth:`vouch`)."""
         self._file: IO[str] | None = None
@@ -181,8 +181,8 @@ class TableLog:
         A run that holds a ``host`` entry (the table changing hands) is never vouched for.
         """
         self._vouched = {}
-        heads: list[tuple[int, str, Any, bytes]] = []
-        head = self.head
+        run: list[tuple[int, str, bytes, Any]] = []
+        head, signature = self.head, None
         try:
             for seq, data in enumerate(entries, start=len(self.entries)):
                 if not isinstance(data, dict) or data.get("seq") != seq or data.get("prev") != head:
@@ -192,21 +192,29 @@ class TableLog:
                     break
                 raw = canonical_bytes(message)
                 head = next_head(head, raw)
-                heads.append((seq, head, data.get("host"), raw))
+                run.append((seq, head, raw, message))
+                signature = data.get("host")
+                # searching, each signature is checked as the chain reaches it, up to the first that holds
+                if search and len(run) > 1 and self._signed_by_host(seq, head, signature):
+                    return self._vouch_for(run)
         except (TypeError, ValueError, RecursionError):
-            pass
-        ends = heads[1:] if search else heads[-1:]
-        for end, (seq, head, signature, _) in enumerate(ends, start=len(heads) - len(ends)):
-            try:
-                self.host_at(seq).verify(
-                    sequencing_bytes(self.table, seq, head), strict_hex(signature, 64, "host signature")
-                )
-            except (ValueError, TypeError, BadSignatureError):
-                continue
-            run = entries[: end + 1]
-            self._vouched = {s: (h, raw, e["msg"]) for (s, h, _, raw), e in zip(heads, run, strict=False)}
-            return end + 1
+            return 0
+        if not search and run and self._signed_by_host(run[-1][0], head, signature):
+            return self._vouch_for(run)
         return 0
+
+    def _signed_by_host(self, seq: int, head: str, signature: Any) -> bool:
+        """Whether ``signature`` is the host's (at ``seq``) over ``head`` at ``seq``."""
+        try:
+            signed = sequencing_bytes(self.table, seq, head)
+            self.host_at(seq).verify(signed, strict_hex(signature, 64, "host signature"))
+        except (ValueError, TypeError, BadSignatureError):
+            return False
+        return True
+
+    def _vouch_for(self, run: list[tuple[int, str, bytes, Any]]) -> int:
+        self._vouched = {seq: (head, raw, message) for seq, head, raw, message in run}
+        return len(run)
 
     def check(
         self, data: dict[str, Any], *, new_host: bytes | None = None, parsed_strictly: bool = False

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from nacl.signing import SigningKey
+from nacl.signing import SigningKey, VerifyKey
 
 from atoll.fair.identity import fingerprint
 from atoll.net.envelope import MAX_MESSAGE, MessageTooLarge, canonical_bytes, open_envelope, seal
@@ -369,6 +369,30 @@ def test_a_vouch_covers_only_the_very_entries_of_its_frame() -> None:
     other = json.loads(canonical_bytes(dict(entries[0], host="ab" * 64)))
     with pytest.raises(BadEntry, match="entry 0"):
         late.table.receive(other)
+
+
+def test_auditing_a_log_of_careless_host_signatures_checks_each_entry_a_bounded_number_of_times(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a hostile file must not make the audit search again from every bad signature it meets
+    net = open_table("kariba", 2)
+    net.run()
+    entries = [e.to_json() for e in net.host.table.log.entries]
+    bad = {i for i in range(1, len(entries) - 1) if i % 40 != 39}  # only every 40th signature holds
+    entries = [dict(e, host="ab" * 64) if i in bad else e for i, e in enumerate(entries)]
+    log = tmp_path / "log.jsonl"
+    log.write_text("".join(canonical_bytes(e).decode() + "\n" for e in entries))
+    checks = [0]
+    verify = VerifyKey.verify
+
+    def counted(key: VerifyKey, *args: Any, **kwargs: Any) -> Any:
+        checks[0] += 1
+        return verify(key, *args, **kwargs)
+
+    monkeypatch.setattr(VerifyKey, "verify", counted)
+    report = audit_log(log, REGISTRY.game, fingerprint)
+    assert report.clean and report.vouched == sorted(i for i in bad if i - 1 not in bad)
+    assert checks[0] <= 4 * len(entries)
 
 
 def test_the_audit_finds_a_log_damaged_where_no_later_host_signature_covers_a_bad_one(tmp_path: Path) -> None:
