@@ -98,8 +98,6 @@ class Participant:
         """A message arrived: check it (raises on a cheat) and return what this seat sends in reply.
         ``enveloped``: see :meth:`~atoll.fair.record.Record.receive`."""
         self.record.receive(message, signed_here=self._signed_here, enveloped=enveloped)
-        if enveloped and isinstance(message, dict) and message.get("seat") == self.seat:
-            self._signed.pop(str(message.get("sig")), None)  # its envelope vouched for it instead
         return self._drain()
 
     def _signed_here(self, message: Message, signed: bytes) -> bool:

@@ -67,3 +67,11 @@ def test_what_an_enveloped_message_says_is_checked_as_ever() -> None:
     with pytest.raises(CheatDetected, match="link") as caught:
         seats[0].receive(wrong, enveloped=True)
     assert caught.value.seat == 1
+
+
+def test_a_seat_keeps_no_note_of_its_own_enveloped_messages_once_they_are_back() -> None:
+    seats = seated(2)
+    for message in _openings(seats):
+        for s in seats:
+            s.receive(message, enveloped=True)
+    assert seats[0]._signed == {} and seats[1]._signed == {}  # nothing left over, game after game
