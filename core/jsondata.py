@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from typing import Any
 
 from atoll.errors import MalformedInput
+from atoll.net import encoding
+from atoll.net.encoding import CANONICAL
 
 #: A JSON value: dict with str keys, list, str, int, bool or None (no floats in rules).
 JSON = Any
@@ -32,15 +33,12 @@ def same(a: JSON, b: JSON) -> bool:
     return type(a) is type(b) and a == b
 
 
-# Made once: ``json.dumps`` with non-default options builds a new encoder on every call, and the
-# fair protocols encode thousands of small contexts per game.
-_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), allow_nan=False)
 
 
 def canonical(value: JSON) -> str:
     """Encode ``value`` as canonical JSON (sorted keys, no spaces) so equal data gives equal text."""
     try:
-        return _CANONICAL.encode(value)
+        return CANONICAL.encode(value)
     except (TypeError, ValueError) as exc:
         raise MalformedInput(f"not plain JSON data: {exc}") from exc
 
@@ -65,15 +63,8 @@ def canonical_bytes(value: JSON) -> bytes:
 
 
 def strict_hex(value: JSON, size: int, what: str = "value") -> bytes:
-    """Decode ``value``: exactly ``size`` bytes written as ``2*size`` lowercase hex digits, nothing else.
-
-    Upper case, spaces, a sign, a prefix or a wrong length are refused with :class:`MalformedInput`, so
-    one byte string has exactly one text and a relay cannot re-encode a field without changing it.
-    """
-    if not isinstance(value, str) or len(value) != 2 * size or not _LOWER_HEX.fullmatch(value):
-        shown = value[:80] if isinstance(value, str) else type(value).__name__
-        raise MalformedInput(f"{what} must be {size} bytes as {2 * size} lowercase hex digits, got {shown!r}")
-    return bytes.fromhex(value)
-
-
-_LOWER_HEX = re.compile(r"[0-9a-f]*")
+    """:func:`atoll.net.encoding.strict_hex`, refusing with :class:`MalformedInput`."""
+    try:
+        return encoding.strict_hex(value, size, what)
+    except ValueError as exc:
+        raise MalformedInput(str(exc)) from None

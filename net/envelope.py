@@ -21,6 +21,8 @@ from typing import Any
 from nacl.exceptions import BadSignatureError
 from nacl.signing import SigningKey, VerifyKey
 
+from atoll.net.encoding import canonical_bytes, strict_hex
+
 #: The envelope's fields, every one signed but ``sig``.
 FIELDS = ("v", "kind", "table", "author", "n", "seen", "body", "sig")
 
@@ -33,7 +35,6 @@ MAX_MESSAGE = 1 << 20
 MAX_FRAME = 2 * MAX_MESSAGE
 
 _DOMAIN = b"atoll-envelope/1\x00"
-_HEX = re.compile(r"[0-9a-f]*")
 _KIND = re.compile(r"[a-z][a-z0-9/_-]{0,31}")
 
 
@@ -57,15 +58,6 @@ def check_size(data: bytes, what: str = "message", *, limit: int = MAX_MESSAGE) 
     if len(data) > limit:
         raise MessageTooLarge(len(data), limit, what)
     return data
-
-
-# One encoder made once: ``json.dumps`` with these options builds a new encoder on every call.
-_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False)
-
-
-def canonical_bytes(value: Any) -> bytes:
-    """The canonical JSON encoding: sorted keys, no spaces, ASCII only, no floats or NaN."""
-    return _CANONICAL.encode(value).encode()
 
 
 def _no_floats(text: str) -> Any:
@@ -110,13 +102,6 @@ def _parse(data: bytes | str, decoder: json.JSONDecoder) -> Any:
             raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", data, 0)
         return decoder.decode(data)
     return decoder.decode(data.decode(json.detect_encoding(data), "surrogatepass"))
-
-
-def strict_hex(value: Any, size: int, what: str) -> bytes:
-    """``value`` as exactly ``size`` bytes written in lowercase hex; ValueError otherwise."""
-    if not isinstance(value, str) or len(value) != 2 * size or not _HEX.fullmatch(value):
-        raise ValueError(f"{what} must be {size} bytes in lowercase hex, got {str(value)[:80]!r}")
-    return bytes.fromhex(value)
 
 
 @dataclass(frozen=True)

@@ -18,9 +18,7 @@ and several users in one process need no global state.
 
 from __future__ import annotations
 
-import base64
 import contextlib
-import hashlib
 import json
 import os
 import struct
@@ -36,12 +34,13 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 from nacl.signing import SigningKey
 from zmq.utils import z85
 
+from atoll.net.encoding import PUBLIC_KEY_SIZE, fingerprint
+
 #: Environment variable that names the data directory, overriding the XDG default.
 HOME_ENV = "ATOLL_HOME"
 #: Longest display or table name, in characters.
 MAX_NAME_LENGTH = 32
-#: Length of a raw Ed25519 public key and of a signature, in bytes.
-PUBLIC_KEY_SIZE = 32
+#: Length of an Ed25519 signature, in bytes (a public key's is PUBLIC_KEY_SIZE).
 SIGNATURE_SIZE = 64
 #: Length of a CURVE public or secret key in z85 text (32 bytes encoded).
 CURVE_KEY_Z85_SIZE = 40
@@ -51,12 +50,6 @@ CURVE_FILE = "curve.json"
 SETTINGS_FILE = "settings.json"
 KNOWN_HOSTS_FILE = "known_hosts"
 TABLES_DIR = "tables"
-
-# A fingerprint is 15 bytes of SHA-256 (120 bits: far too many to match by trying keys, short
-# enough to read aloud), in base32 so it has no look-alike 0/O or 1/l. The formula is the one of
-# atoll.fair.identity.fingerprint, which net may not import; a test checks they agree.
-_FINGERPRINT_BYTES = 15
-_FINGERPRINT_GROUP = 4
 
 
 class IdentityError(Exception):
@@ -123,19 +116,6 @@ def ensure_dir(home: Path) -> Path:
 
 
 # --- fingerprints and signatures -----------------------------------------------------------------
-
-
-def fingerprint(public_key: bytes) -> str:
-    """A short, readable name for a raw Ed25519 public key, e.g. ``ab3d-x7qk-m2pa-9zzf-k3qz-7rma``.
-
-    SHA-256 of the 32 raw bytes, first 15 bytes, base32 lowercase (24 letters, no padding), in six
-    groups of four joined by ``-``. People compare these aloud to know they sit at the same table.
-    """
-    if len(public_key) != PUBLIC_KEY_SIZE:
-        raise ValueError(f"a public key is {PUBLIC_KEY_SIZE} bytes, got {len(public_key)}")
-    digest = hashlib.sha256(public_key).digest()[:_FINGERPRINT_BYTES]
-    text = base64.b32encode(digest).decode().rstrip("=").lower()
-    return "-".join(text[i : i + _FINGERPRINT_GROUP] for i in range(0, len(text), _FINGERPRINT_GROUP))
 
 
 def verify(public_key: bytes, signature: bytes, data: bytes) -> bool:

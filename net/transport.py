@@ -12,18 +12,17 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import time
 from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar, cast
 
 import zmq
 import zmq.asyncio
-from nacl.signing import SigningKey, VerifyKey
+from nacl.signing import SigningKey
 from zmq.auth.asyncio import AsyncioAuthenticator
 from zmq.utils import z85
 from zmq.utils.monitor import parse_monitor_message
 
+from atoll.net.curve import curve_of
 from atoll.net.envelope import MAX_FRAME, MAX_MESSAGE, check_size
 
 #: ZMTP heartbeats: a ping every second; a link silent for five is dropped (and reconnected by the peer).
@@ -40,32 +39,19 @@ def curve_keys(identity: SigningKey) -> tuple[bytes, bytes]:
     return z85.encode(secret.public_key.encode()), z85.encode(secret.encode())
 
 
-@functools.lru_cache(maxsize=1024)  # asked for every message the host receives; the same few keys
 def curve_public(identity_public: bytes) -> bytes:
     """The z85 CURVE public key of the Ed25519 public key ``identity_public`` (raw 32 bytes)."""
-    return z85.encode(VerifyKey(identity_public).to_curve25519_public_key().encode())
+    return z85.encode(curve_of(identity_public))
 
 
-@dataclass
-class RateLimit:
-    """A token bucket per sender (the host counts per identity): ``rate`` messages a second, bursts
-    up to ``burst``."""
-
-    rate: float = 200.0
-    burst: float = 400.0
-    clock: Callable[[], float] = time.monotonic
-    _buckets: dict[bytes, tuple[float, float]] = field(default_factory=dict)
-
-    def allow(self, who: bytes) -> bool:
-        """Whether ``who`` may send one more message now."""
-        now = self.clock()
-        tokens, last = self._buckets.get(who, (self.burst, now))
-        tokens = min(self.burst, tokens + (now - last) * self.rate)
-        if tokens < 1:
-            self._buckets[who] = (tokens, now)
-            return False
-        self._buckets[who] = (tokens - 1, now)
-        return True
+@functools.lru_cache(maxsize=1024)  # asked for every message the host receives; the same few keys
+def _raw_curve(z85_key: bytes) -> bytes:
+    """The raw 32 bytes of a z85 CURVE key (empty for an empty or malformed key)."""
+    try:
+        raw = z85.decode(z85_key)
+    except (ValueError, KeyError, TypeError):
+        return b""
+    return bytes(raw) if len(raw) == 32 else b""
 
 
 class _Admission:
@@ -75,14 +61,14 @@ class _Admission:
         self.admit = admit
 
     def callback(self, domain: str, key: bytes) -> bool:
-        return self.admit(key)
+        return self.admit(_raw_curve(key))
 
 
 class HostSocket:
     """The host's ROUTER socket: receive ``(connection, curve key, bytes)``, send bytes to a connection.
 
     :param server_keys: the host's CURVE (public, secret) key pair, z85.
-    :param admit: decides per client CURVE public key (z85) whether it may connect.
+    :param admit: decides per client CURVE public key (raw 32 bytes) whether it may connect.
     """
 
     def __init__(
@@ -124,7 +110,7 @@ class HostSocket:
         return _readable(self.socket, self._now)
 
     async def recv(self) -> tuple[bytes, bytes, bytes]:
-        """The next message: (connection id, the sender's CURVE public key in z85, the bytes)."""
+        """The next message: (connection id, the sender's raw CURVE public key, the bytes)."""
         while True:
             try:  # a message there already is taken without the asyncio machinery
                 if not self.pending():
@@ -138,7 +124,7 @@ class HostSocket:
                     self.on_malformed(bytes(frames[0].bytes), f"a message is one frame, not {parts}")
                 continue
             user = frames[1].get("User-Id")  # the client's CURVE key (z85), set by the ZAP handler
-            return bytes(frames[0].bytes), str(user or "").encode(), frames[1].bytes
+            return bytes(frames[0].bytes), _raw_curve(str(user or "").encode()), frames[1].bytes
 
     def send(self, connection: bytes, data: bytes) -> bool:
         """Send ``data`` to ``connection``; ``False`` if that connection is gone or too slow."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import sys
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,11 @@ from atoll.game import Game
 from tests.games.highcard import HighCard
 
 ROOT = Path(__file__).resolve().parent.parent
+
+#: scripts/, where the developer tools outside the wheel live (``atoll_tools``: benchmarks, soak).
+TOOLS = ROOT / "scripts"
+if str(TOOLS) not in sys.path:
+    sys.path.insert(0, str(TOOLS))
 
 
 def unlinked_modules() -> list[str]:

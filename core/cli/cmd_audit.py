@@ -50,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
     from atoll.table.audit import audit_command, is_table_log
 
     if is_table_log(args.file):
-        from atoll.net.identity import fingerprint
+        from atoll.net.encoding import fingerprint
 
         return audit_command(args.file, registry(quiet=args.json).game, fingerprint, dict(args.expect),
                              as_json=args.json)

@@ -78,8 +78,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Host the table until the game is over."""
+    from atoll.app.launch import HostPlan, host_table, resume_host
     from atoll.net.identity import data_dir, open_profile
-    from atoll.table.launch import HostPlan, host_table, resume_host
 
     found = registry(quiet=args.quiet)
     if args.turn_time is not None and not args.turn_time > 0:

@@ -19,10 +19,10 @@ from atoll.cli.common import registry
 from atoll.errors import AtollError
 
 if TYPE_CHECKING:
+    from atoll.app.launch import JoinState
+    from atoll.app.person import Terminal
     from atoll.net.identity import Profile
     from atoll.registry import Registry
-    from atoll.table.launch import JoinState
-    from atoll.table.person import Terminal
     from atoll.tui.host_form import HostChoice
     from atoll.tui.lobby import LobbyChoice
 
@@ -77,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
         raise AtollError("--bot plays a seat and --spectate takes none: choose one")
     if (args.resume or args.leave) and (args.address or args.bot or args.spectate):
         raise AtollError("--resume goes back to a table as you sat there: no --address, --bot or --spectate")
-    from atoll.table.launch import JoinState
+    from atoll.app.launch import JoinState
 
     state = JoinState()
     try:
@@ -98,10 +98,10 @@ def interrupted_line(state: JoinState) -> str:
 
 
 async def _join(args: argparse.Namespace, state: JoinState) -> int | HostChoice:
+    from atoll.app.launch import JoinPlan, join_table, learn_host_key, resume_join
+    from atoll.app.person import full_screen
     from atoll.net.discovery import find_table
     from atoll.net.identity import data_dir, open_profile
-    from atoll.table.launch import JoinPlan, join_table, learn_host_key, resume_join
-    from atoll.table.person import full_screen
 
     if args.resume or args.leave:
         profile = open_profile(data_dir(), name=args.name, fallback_name=os.environ.get("USER") or "player")
@@ -179,7 +179,7 @@ async def after_lobby(
     back to be opened once this event loop is done; or a seat (or a watch) at the chosen table, played
     at the table screen to its end (the exit status). ``profile`` is opened only to join; ``terminal``
     is for tests."""
-    from atoll.table.launch import JoinPlan, join_table
+    from atoll.app.launch import JoinPlan, join_table
 
     if choice is None:
         return 0

@@ -37,13 +37,13 @@ from atoll.engine.match import Event
 from atoll.engine.save import SavedGame, replay
 from atoll.errors import CheatDetected, CorruptSave, MalformedInput, ProtocolViolation
 from atoll.fair.abort import TableAborted
-from atoll.fair.identity import normal_fingerprint
 from atoll.fair.messages import Unauthenticated, content_digest, parse, same, verify
 from atoll.fair.record import Record, table_key_of
 from atoll.fair.saving import load_fair
 from atoll.fair.transcript import DamagedTranscript, StepRecord, Transcript, genesis, step_head, step_seen
 from atoll.game import Game
 from atoll.jsondata import JSON, canonical
+from atoll.net.encoding import normal_fingerprint
 
 
 @dataclass(frozen=True)

@@ -7,21 +7,17 @@ over :func:`binding_statement` ``(table, seat, table key)``. Every peer, and the
 identity public key of each seat and refuses a ``hello`` whose binding does not verify, so a message
 counts only if it chains up to an identity the table agreed on.
 
-:func:`fingerprint` is the one short form of an identity key shown to people: by the table layer when
-a seat sits down, in the transcript header, and by ``atoll audit``.
+The short form of an identity key shown to people is :func:`atoll.net.encoding.fingerprint`.
 """
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import os
 from collections.abc import Callable
 
 from nacl.exceptions import BadSignatureError
 from nacl.signing import SigningKey, VerifyKey
 
-from atoll.errors import MalformedInput
 from atoll.fair.hashing import PROTOCOL_VERSION
 from atoll.jsondata import canonical_bytes
 
@@ -32,24 +28,6 @@ SIGNATURE_SIZE = 64
 
 #: Signs a binding statement with a seat's identity key; returns the 64-byte signature.
 BindingSigner = Callable[[bytes], bytes]
-
-
-def fingerprint(identity_key: bytes) -> str:
-    """The short, human-comparable form of an identity public key.
-
-    The first 120 bits of SHA-256 over the raw 32-byte key, in lowercase base32, in six groups of
-    four (``"k3qz-7rma-..."``): short enough to read aloud, far too long to match by trying keys.
-    """
-    if len(identity_key) != KEY_SIZE:
-        raise MalformedInput(f"an identity key is {KEY_SIZE} bytes, not {len(identity_key)}")
-    text = base64.b32encode(hashlib.sha256(identity_key).digest()[:15]).decode("ascii").lower()
-    return "-".join(text[i:i + 4] for i in range(0, len(text), 4))
-
-
-def normal_fingerprint(text: str) -> str:
-    """``text`` as :func:`fingerprint` writes it (people may type upper case, spaces or no dashes)."""
-    bare = "".join(ch for ch in text.lower() if ch.isalnum())
-    return "-".join(bare[i:i + 4] for i in range(0, len(bare), 4))
 
 
 def binding_statement(table: str, seat: int, table_key: bytes) -> bytes:

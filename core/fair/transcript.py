@@ -31,9 +31,10 @@ from typing import Any
 
 from atoll.errors import CorruptSave, MalformedInput
 from atoll.fair.hashing import hash_hex
-from atoll.fair.identity import KEY_SIZE, fingerprint
+from atoll.fair.identity import KEY_SIZE
 from atoll.fair.messages import Message, content_digest, same
 from atoll.jsondata import JSON, clone, strict_hex
+from atoll.net.encoding import fingerprint
 
 FORMAT = "atoll-fair-transcript"
 VERSION = 2

@@ -19,9 +19,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from atoll.fair.identity import normal_fingerprint
 from atoll.game import Game
-from atoll.net.envelope import Unauthenticated, canonical_bytes, open_envelope, strict_hex
+from atoll.net.encoding import canonical_bytes, normal_fingerprint, strict_hex
+from atoll.net.envelope import Unauthenticated, open_envelope
 from atoll.table.log import BadEntry, HostEquivocated, read_log
 from atoll.table.table import Table
 

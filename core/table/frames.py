@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from atoll.net.envelope import MAX_FRAME, Unauthenticated, canonical_bytes, decode
+from atoll.net.encoding import canonical_bytes
+from atoll.net.envelope import MAX_FRAME, Unauthenticated, decode
 
 #: Frame types the host sends.
 TYPES = ("welcome", "entry", "entries", "chat", "error", "closed", "presence", "need")

@@ -20,8 +20,9 @@ from nacl.signing import SigningKey
 
 from atoll.errors import AtollError
 from atoll.game import Game
+from atoll.net.curve import curve_of
 from atoll.net.envelope import Envelope, Unauthenticated, open_envelope, own_envelope
-from atoll.net.transport import RateLimit, curve_public
+from atoll.net.ratelimit import RateLimit
 from atoll.table.frames import entry_frame, frame
 from atoll.table.log import BadEntry, HostEquivocated, sequence
 from atoll.table.table import Table
@@ -185,7 +186,7 @@ class Sequencer:
             return True
         # the seats, the spectators, and a host the table moved away from (it may come back to watch)
         known = [*lobby.seated, *lobby.spectators, lobby.host]
-        return any(curve_public(bytes.fromhex(k)) == curve_key for k in known)
+        return any(curve_of(bytes.fromhex(k)) == curve_key for k in known)
 
     # -- input -------------------------------------------------------------------------------------
 
@@ -203,7 +204,7 @@ class Sequencer:
             message = open_envelope(data)
         except Unauthenticated as exc:
             return self._refuse(connection, f"refused: {exc}")
-        if connection and curve_public(bytes.fromhex(message.author)) != curve_key:
+        if connection and curve_of(bytes.fromhex(message.author)) != curve_key:
             return self._refuse(connection, "refused: the message's author is not this connection's identity")
         self.heard[message.author] = self._now
         if message.kind == "sync":

@@ -24,14 +24,8 @@ from typing import IO, Any
 from nacl.exceptions import BadSignatureError
 from nacl.signing import SigningKey, VerifyKey
 
-from atoll.net.envelope import (
-    Envelope,
-    Unauthenticated,
-    canonical_bytes,
-    open_fields,
-    own_envelope,
-    strict_hex,
-)
+from atoll.net.encoding import canonical_bytes, strict_hex
+from atoll.net.envelope import Envelope, Unauthenticated, open_fields, own_envelope
 
 #: The table protocol's version; a peer of another version is told so and goes. Version 2: the
 #: deck's points are ristretto255 encodings (docs/decisions/0007-ristretto255-deck-group.md).

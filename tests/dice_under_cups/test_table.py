@@ -12,7 +12,7 @@ import pytest
 from nacl.signing import SigningKey
 
 import atoll.authoring.examples.dice_under_cups as plugin
-from atoll.net.identity import fingerprint
+from atoll.net.encoding import fingerprint
 from atoll.registry import Registry, load_registry
 from atoll.table.audit import audit_log
 from atoll.table.host import Sequencer

@@ -27,7 +27,7 @@ from atoll.errors import AtollError, CheatDetected, CorruptSave
 from atoll.fair.abort import TableAborted
 from atoll.fair.audit import audit_file, check_transcript
 from atoll.fair.hashing import PROTOCOL_VERSION
-from atoll.fair.identity import binding_statement, fingerprint
+from atoll.fair.identity import binding_statement
 from atoll.fair.messages import content_digest, sign
 from atoll.fair.randomness import HashChain
 from atoll.fair.referee import match_referee
@@ -35,6 +35,7 @@ from atoll.fair.resolver import FairResolver
 from atoll.fair.saving import save_fair
 from atoll.fair.transcript import DamagedTranscript, Transcript, genesis, step_head, step_seen
 from atoll.jsondata import JSON
+from atoll.net.encoding import fingerprint
 from atoll.registry import load_registry
 from tests.fair.helpers import Cheat, rewrite, table
 from tests.games.highcard import HighCard

@@ -17,11 +17,12 @@ from atoll.chance import Deal, Reveal, Roll, Shuffle
 from atoll.errors import CheatDetected, MalformedInput, ProtocolViolation
 from atoll.fair import group
 from atoll.fair.abort import SeatForfeited
-from atoll.fair.identity import binding_statement, fingerprint, new_table_id, normal_fingerprint
+from atoll.fair.identity import binding_statement, new_table_id
 from atoll.fair.messages import Message, NotForThisStep, Unauthenticated, sign
 from atoll.fair.resolver import Tamper
 from atoll.fair.seat import derive_seed
 from atoll.jsondata import JSON, strict_hex
+from atoll.net.encoding import fingerprint, normal_fingerprint
 from tests.fair.helpers import Cheat, identities, table, withhold
 
 #: What each participant raised when an injected message reached it.

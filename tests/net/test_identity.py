@@ -12,6 +12,7 @@ import zmq
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
+from atoll.net.encoding import fingerprint
 from atoll.net.identity import (
     CURVE_FILE,
     IDENTITY_FILE,
@@ -28,7 +29,6 @@ from atoll.net.identity import (
     check_name,
     choose_name,
     data_dir,
-    fingerprint,
     load_identity,
     load_or_create_curve_keys,
     load_or_create_identity,
@@ -155,14 +155,6 @@ def test_a_fingerprint_is_six_groups_of_four_base32_letters() -> None:
 def test_a_fingerprint_is_the_first_fifteen_bytes_of_sha256_in_base32() -> None:
     # SHA-256 of 32 zero bytes begins 66687aadf862bd776c8fc18b8e9f8e: MZUHVLPYMK6XO3EPYGFY5H4O in base32.
     assert fingerprint(bytes(32)) == "mzuh-vlpy-mk6x-o3ep-ygfy-5h4o"
-
-
-def test_the_fingerprint_is_the_one_the_fair_layer_shows() -> None:
-    fair = pytest.importorskip(
-        "atoll.fair.identity", reason="the fair layer's identity module is not there yet"
-    )
-    key = Identity.generate().public_key
-    assert fingerprint(key) == fair.fingerprint(key)
 
 
 def test_a_fingerprint_of_a_key_of_the_wrong_size_is_refused() -> None:

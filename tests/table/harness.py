@@ -15,7 +15,8 @@ from typing import Any
 from nacl.signing import SigningKey
 
 from atoll.engine.loop import observe
-from atoll.net.transport import RateLimit, curve_public
+from atoll.net.curve import curve_of
+from atoll.net.ratelimit import RateLimit
 from atoll.registry import load_registry
 from atoll.table.host import Sequencer
 from atoll.table.peer import PeerSession
@@ -42,7 +43,7 @@ class Peer:
 
     @property
     def curve(self) -> bytes:
-        return curve_public(self.key.verify_key.encode())
+        return curve_of(self.key.verify_key.encode())
 
 
 @dataclass

@@ -2,7 +2,7 @@
 
 Every process is a real ``atoll host`` / ``atoll join`` with its own data directory; each is killed
 with SIGKILL (no chance to tidy up) and started again with ``--resume``. The game must finish with
-every peer's log identical to the host's, auditing clean. :mod:`atoll.table.soak` stops every
+every peer's log identical to the host's, auditing clean. :mod:`atoll_tools.soak` stops every
 process it started before it returns, also when a check fails.
 """
 
@@ -17,10 +17,11 @@ import time
 from pathlib import Path
 
 import pytest
+from atoll_tools.soak import Crash, Process, free_port_pair, play_through_crashes
 
-from atoll.net.identity import fingerprint
+from atoll.net.encoding import fingerprint
 from atoll.table.audit import audit_log
-from atoll.table.soak import Crash, Process, free_port_pair, play_through_crashes
+from tests.conftest import TOOLS
 from tests.table.harness import REGISTRY
 
 
@@ -123,7 +124,7 @@ def test_the_soak_script_plays_games_through_random_kills_and_reports_a_clean_su
         [
             sys.executable,
             "-m",
-            "atoll.table.soak",
+            "atoll_tools.soak",
             "--games",
             "2",
             "--kills",
@@ -138,6 +139,7 @@ def test_the_soak_script_plays_games_through_random_kills_and_reports_a_clean_su
         capture_output=True,
         text=True,
         timeout=600,
+        env={**os.environ, "PYTHONPATH": str(TOOLS)},
     )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
     summary = done.stdout.splitlines()[-1]

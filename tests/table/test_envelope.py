@@ -7,7 +7,8 @@ import json
 import pytest
 from nacl.signing import SigningKey
 
-from atoll.net.envelope import MAX_MESSAGE, Unauthenticated, canonical_bytes, open_envelope, seal
+from atoll.net.encoding import canonical_bytes
+from atoll.net.envelope import MAX_MESSAGE, Unauthenticated, open_envelope, seal
 
 KEY = SigningKey(b"\x01" * 32)
 OTHER = SigningKey(b"\x02" * 32)

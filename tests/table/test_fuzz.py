@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import random
 
-from atoll.net.envelope import canonical_bytes
+from atoll.net.encoding import canonical_bytes
 from atoll.table.frames import frame
 from tests.table.harness import Net, open_table
 

@@ -39,8 +39,10 @@ import zmq
 from nacl.signing import SigningKey
 
 from atoll.engine.observation import Observation
-from atoll.net.envelope import MAX_FRAME, MAX_MESSAGE, Envelope, canonical_bytes, seal
-from atoll.net.transport import HostSocket, PeerSocket, RateLimit
+from atoll.net.encoding import canonical_bytes
+from atoll.net.envelope import MAX_FRAME, MAX_MESSAGE, Envelope, seal
+from atoll.net.ratelimit import RateLimit
+from atoll.net.transport import HostSocket, PeerSocket
 from atoll.table.frames import read_frame
 from atoll.table.log import PROTOCOL
 from atoll.table.peer import MAX_BAD_ENTRIES, Chooser

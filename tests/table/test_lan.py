@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from atoll.net.identity import fingerprint
+from atoll.net.encoding import fingerprint
 from atoll.table.audit import audit_log
 from tests.net.test_discovery import LAN_TOOL, lan_unavailable
 from tests.table.harness import REGISTRY

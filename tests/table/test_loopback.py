@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from atoll.net.identity import fingerprint
+from atoll.net.encoding import fingerprint
 from atoll.table.audit import audit_log
 from tests.table.harness import REGISTRY
 

@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from atoll.table.soak import Process, came_back_too_late
+from atoll_tools.soak import Process, came_back_too_late
 
 TAKE_OVER = '{"kind":"host","seq":3}'
 

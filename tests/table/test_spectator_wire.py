@@ -32,7 +32,8 @@ from atoll.fair.commitments import salt_for
 from atoll.fair.deck_keys import DeckSecrets
 from atoll.fair.seat import derive_identity, derive_seed
 from atoll.jsondata import canonical
-from atoll.net.envelope import canonical_bytes, seal
+from atoll.net.encoding import canonical_bytes
+from atoll.net.envelope import seal
 from atoll.table.frames import read_frame
 from atoll.table.log import PROTOCOL
 from atoll.table.peer import Chooser

@@ -240,7 +240,7 @@ def test_presence_is_a_public_frame_naming_seats_only() -> None:
 
 
 def test_resuming_a_table_whose_game_has_ended_says_so_instead_of_failing(tmp_path: Path) -> None:
-    from atoll.table.store import TableOver, resumable, table_files, write_place, write_secrets
+    from atoll.app.store import TableOver, resumable, table_files, write_place, write_secrets
 
     files = table_files(tmp_path, "kariba-over")
     write_secrets(files, {"master": "ab" * 32, "table": "kariba-over", "role": "sit"})

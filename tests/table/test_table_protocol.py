@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from nacl.signing import SigningKey, VerifyKey
 
-from atoll.fair.identity import fingerprint
-from atoll.net.envelope import MAX_MESSAGE, MessageTooLarge, canonical_bytes, open_envelope, seal
-from atoll.net.transport import RateLimit
+from atoll.net.encoding import canonical_bytes, fingerprint
+from atoll.net.envelope import MAX_MESSAGE, MessageTooLarge, open_envelope, seal
+from atoll.net.ratelimit import RateLimit
 from atoll.table.audit import DamagedLog, audit_log
 from atoll.table.frames import batched, entry_frame, frame, read_frame
 from atoll.table.log import PROTOCOL, BadEntry, sequence

@@ -23,8 +23,9 @@ from nacl.signing import SigningKey
 from zmq.utils.monitor import parse_monitor_message
 
 from atoll.engine.observation import Observation
-from atoll.net.envelope import MAX_MESSAGE, canonical_bytes, seal
-from atoll.net.transport import RateLimit
+from atoll.net.encoding import canonical_bytes
+from atoll.net.envelope import MAX_MESSAGE, seal
+from atoll.net.ratelimit import RateLimit
 from atoll.table.frames import read_frame
 from atoll.table.log import PROTOCOL
 from atoll.table.peer import Chooser

@@ -13,7 +13,8 @@ import random
 from nacl.signing import SigningKey
 
 from atoll.net import envelope
-from atoll.net.envelope import MAX_MESSAGE, Unauthenticated, canonical_bytes, open_envelope, seal
+from atoll.net.encoding import canonical_bytes
+from atoll.net.envelope import MAX_MESSAGE, Unauthenticated, open_envelope, seal
 
 KEY = SigningKey(b"\x03" * 32)
 

@@ -1,6 +1,6 @@
 """Real tables on loopback for the wire tests: a host ROUTER and peer DEALERs over CURVE on 127.0.0.1.
 
-:func:`loopback_table` opens a host (:func:`~atoll.table.serve.run_host` on a random port) and its
+:func:`loopback_table` opens a host (:func:`~atoll.app.serve.run_host` on a random port) and its
 peers' sockets, all in this test's event loop, and closes every socket on the way out, also when the
 test fails. :func:`play` runs the game with random bots until every honest peer is done. A peer can be
 made to cheat in the two ways modified software could: its fair :class:`Participant` rewrites what it
@@ -21,6 +21,8 @@ from typing import Any
 import pytest
 from nacl.signing import SigningKey
 
+from atoll.app.peer_loop import bot_chooser, run_peer
+from atoll.app.serve import run_host
 from atoll.engine.observation import Observation
 from atoll.fair.messages import Message
 from atoll.fair.seat import Participant
@@ -29,8 +31,7 @@ from atoll.net.transport import HostSocket, PeerSocket, curve_keys
 from atoll.table import table as table_module
 from atoll.table.frames import read_frame
 from atoll.table.host import Sequencer
-from atoll.table.peer import Chooser, PeerSession, bot_chooser, run_peer
-from atoll.table.serve import run_host
+from atoll.table.peer import Chooser, PeerSession
 from atoll.table.table import Table
 from atoll.types import Action
 from tests.table.harness import REGISTRY

@@ -22,15 +22,16 @@ import pytest
 from nacl.signing import SigningKey
 from prompt_toolkit.input import PipeInput
 
+from atoll.app.launch import JoinPlan, announcement_of, join_table
+from atoll.app.person import Terminal
+from atoll.app.serve import run_host
 from atoll.cli.cmd_join import after_lobby
 from atoll.client.source import TableSource
 from atoll.net.discovery import FoundTable, instance_name
-from atoll.net.identity import fingerprint, open_profile
+from atoll.net.encoding import fingerprint
+from atoll.net.identity import open_profile
 from atoll.net.transport import HostSocket, curve_keys
 from atoll.table.host import Sequencer
-from atoll.table.launch import JoinPlan, announcement_of, join_table
-from atoll.table.person import Terminal
-from atoll.table.serve import run_host
 from atoll.tui.lobby import LobbyChoice, LobbyScreen
 from atoll.tui.palette import plain
 from atoll.tui.screen import TableScreen
@@ -45,7 +46,7 @@ GAME_TIMEOUT = 180.0
 @dataclass
 class LoopbackBrowser:
     """Stands for a DNS-SD browser: the table ``host`` serves on loopback at ``port``, announced as
-    :func:`~atoll.table.launch.announcement_of` announces it (seats taken and free as they are now)."""
+    :func:`~atoll.app.launch.announcement_of` announces it (seats taken and free as they are now)."""
 
     host: Sequencer
     port: int
@@ -166,7 +167,7 @@ class NoAnnouncing:
 def test_a_table_chosen_in_the_lobby_is_played_with_typed_moves_to_the_result_screen(
     game: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("atoll.table.follow.Announcer", NoAnnouncing)
+    monkeypatch.setattr("atoll.app.follow.Announcer", NoAnnouncing)
     variant = variant_of(game)
     with pipe() as keys:
         person, bot, seen = asyncio.run(from_lobby_to_result(game, variant, tmp_path, keys))

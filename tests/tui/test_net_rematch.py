@@ -16,13 +16,13 @@ from nacl.signing import SigningKey
 from prompt_toolkit.application import create_app_session
 from prompt_toolkit.input import PipeInput
 
+from atoll.app.launch import HostPlan, JoinPlan, host_table, join_table, knock
+from atoll.app.person import Terminal
 from atoll.client.net_source import NetTable
 from atoll.errors import AtollError
 from atoll.net.identity import open_profile, tables_dir
 from atoll.net.transport import curve_keys
 from atoll.registry import InstalledGame, Registry
-from atoll.table.launch import HostPlan, JoinPlan, host_table, join_table, knock
-from atoll.table.person import Terminal
 from atoll.tui.palette import plain
 from atoll.tui.screen import TableScreen
 from tests.games.highcard import HighCard
@@ -156,8 +156,8 @@ def test_waiting_for_the_next_game_gives_up_with_a_line_saying_what_to_do() -> N
 def test_ctrl_c_while_waiting_for_the_next_game_says_the_game_is_over_and_nothing_is_owed(
     tmp_path: Path,
 ) -> None:
+    from atoll.app.launch import JoinState
     from atoll.cli.cmd_join import interrupted_line
-    from atoll.table.launch import JoinState
 
     found = Registry(games={"highcard": InstalledGame(HighCard(), "tests", "tests")})
     bea = open_profile(tmp_path / "bea", name="Bea")
@@ -179,8 +179,8 @@ def test_ctrl_c_while_waiting_for_the_next_game_says_the_game_is_over_and_nothin
 
 
 def test_ctrl_c_before_the_game_is_over_says_how_to_take_the_seat_again() -> None:
+    from atoll.app.launch import JoinState
     from atoll.cli.cmd_join import interrupted_line
-    from atoll.table.launch import JoinState
 
     assert interrupted_line(JoinState()).endswith("take your seat again with: atoll join --resume")
 
@@ -198,14 +198,14 @@ def moved_table(me: SigningKey, first: SigningKey) -> NetTable:
 
 
 def test_after_the_table_moved_during_the_game_r_says_a_rematch_needs_its_first_host() -> None:
-    from atoll.table.person import rematch_line
+    from atoll.app.person import rematch_line
 
     line = rematch_line(moved_table(SigningKey.generate(), SigningKey.generate()))
     assert line.startswith("this table moved to another seat during the game: a rematch needs its first host")
 
 
 def test_after_the_table_moved_r_at_the_first_host_hosts_the_next_game_where_the_others_look() -> None:
-    from atoll.table.person import rematch_line
+    from atoll.app.person import rematch_line
 
     first = SigningKey.generate()
     line = rematch_line(moved_table(first, first))

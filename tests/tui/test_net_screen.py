@@ -17,11 +17,11 @@ import pytest
 from nacl.signing import SigningKey
 from prompt_toolkit.input import PipeInput
 
+from atoll.app.person import host_sender, table_screen
+from atoll.app.serve import run_host
 from atoll.client.net_source import NetTable
 from atoll.net.transport import HostSocket, curve_keys
 from atoll.table.host import Sequencer
-from atoll.table.person import host_sender, table_screen
-from atoll.table.serve import run_host
 from atoll.tui.screen import Ending, ScreenResult, TableScreen
 from tests.tui.driver import CTRL_C, ENTER, SizedOutput, pipe, registry
 
@@ -151,7 +151,8 @@ def test_the_hosts_person_plays_kariba_at_the_screen_against_bot_peers_to_the_re
     source = played.source
     assert source.results() is not None and source.problem() is None
     assert any(s.startswith("waiting for players") for s in played.statuses)
-    assert any("bot 1" in s and "is thinking" in s for s in played.statuses)
+    # either bot: which one the 10 ms sampling catches thinking is down to the machine's speed
+    assert any("(bot " in s and "is thinking" in s for s in played.statuses), "\n".join(played.statuses)
     assert any(s.startswith("your turn (") for s in played.statuses)
     lines = [line.seen_by(0) for line in source.log()]
     assert [line.text for line in source.log() if line.chat] == ["Ann (seat 0): good luck"], lines
@@ -200,9 +201,10 @@ def test_a_peers_person_plays_at_the_screen_and_reads_its_own_table_talk_once(tm
 
 async def join_as_person(address: str, keys: PipeInput, *, chat: str) -> Played:
     """Join the host at ``address`` as a person named Bea at the table screen, and play to the end."""
+    from atoll.app.peer_loop import handshake, run_peer
     from atoll.cli.cmd_join import parse_address
     from atoll.net.transport import PeerSocket
-    from atoll.table.peer import PeerSession, handshake, run_peer
+    from atoll.table.peer import PeerSession
     from atoll.table.table import Table
 
     host, port, curve = parse_address(address)

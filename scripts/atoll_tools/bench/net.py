@@ -54,13 +54,14 @@ from typing import Any
 
 from nacl.signing import SigningKey
 
+from atoll.app.peer_loop import bot_chooser, run_peer
+from atoll.app.serve import run_host
 from atoll.net.envelope import open_envelope, seal
 from atoll.net.transport import HostSocket, PeerSocket, curve_keys, curve_public
 from atoll.registry import Registry, load_registry
 from atoll.table.host import Sequencer
-from atoll.table.peer import PeerSession, bot_chooser, run_peer
+from atoll.table.peer import PeerSession
 from atoll.table.resolver import NetResolver
-from atoll.table.serve import run_host
 from atoll.table.table import Table
 
 #: Why the CPU time of each entry is only read with ``--cpu``: on this virtual machine, under load, a
@@ -475,7 +476,7 @@ async def process_timings(
                 await asyncio.create_subprocess_exec(
                     sys.executable,
                     "-m",
-                    "atoll.bench.net",
+                    "atoll_tools.bench.net",
                     "--peer",
                     json.dumps(config),
                     stdout=asyncio.subprocess.PIPE,
@@ -531,7 +532,7 @@ async def relay_floor_processes(peers: int, rounds: int) -> list[float]:
         for _ in range(peers):
             processes.append(
                 await asyncio.create_subprocess_exec(
-                    sys.executable, "-m", "atoll.bench.net", "--relay-peer", config
+                    sys.executable, "-m", "atoll_tools.bench.net", "--relay-peer", config
                 )
             )
         connections = [(await host.recv())[0] for _ in range(peers)]

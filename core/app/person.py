@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
+from atoll.app.serve import deliver
 from atoll.engine.match import Match
 from atoll.engine.observation import Observation
 from atoll.errors import AmbiguousAction, UnknownAction
@@ -23,7 +24,6 @@ from atoll.net.envelope import Envelope
 from atoll.net.transport import HostSocket
 from atoll.table.host import Sequencer
 from atoll.table.peer import Chooser
-from atoll.table.serve import deliver
 from atoll.table.table import Event, Table
 from atoll.types import Action
 

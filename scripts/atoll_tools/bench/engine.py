@@ -19,7 +19,7 @@ run: Kariba's fast playouts against a bare minimal Kariba engine (:func:`minimal
 against the engine; Kiribati's (family) against the engine; the search bot's iterations at Kariba's
 first decision; ``atoll sim --workers 2`` against ``--workers 1`` (wall time: the one figure that
 other work on the machine skews). Two runs are made by hand, not in every benchmark: the search
-bot's duel at a time budget, ``scripts/bench engine --duel 200`` (see :mod:`atoll.bench.duel`),
+bot's duel at a time budget, ``scripts/bench engine --duel 200`` (see :mod:`atoll_tools.bench.duel`),
 and the kit's fast-path check on thousands of games, ``scripts/bench engine --kit GAME --games N``.
 
 Measurements alternate, and every other time is the process's CPU time, so other work on a
@@ -369,7 +369,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the benchmark and print tables (or one JSON object: ``games`` by name, and ``targets``)."""
     arguments = list(sys.argv[1:] if argv is None else argv)
     if any(a == "--duel" or a.startswith("--duel=") for a in arguments):
-        from atoll.bench import duel
+        from atoll_tools.bench import duel
 
         return duel.main(arguments)
     if any(a == "--kit" or a.startswith("--kit=") for a in arguments):
@@ -386,7 +386,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--duel", type=int, metavar="GAMES",
                         help="instead: the fast-path search bot against today's at a time budget "
-                             "(python -m atoll.bench.duel --help)")
+                             "(python -m atoll_tools.bench.duel --help)")
     parser.add_argument("--kit", metavar="GAME",
                         help="instead: the kit's fast-path check on many games of GAME (--games N a "
                              "variant and seat count)")

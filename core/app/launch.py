@@ -24,19 +24,9 @@ from typing import TypeVar
 import zmq
 from nacl.signing import SigningKey
 
-from atoll.engine.match import Match
-from atoll.engine.observation import Observation
-from atoll.errors import AtollError
-from atoll.net.discovery import Announcement, Announcer, FoundTable
-from atoll.net.envelope import canonical_bytes, strict_hex
-from atoll.net.identity import Profile, fingerprint, tables_dir
-from atoll.net.transport import HostSocket, KeyService, PeerSocket, Refused, ask_key, curve_keys
-from atoll.registry import Registry
-from atoll.table.follow import Link, connect_to, follow, host_here, moved_to, standby_address
-from atoll.table.host import Sequencer
-from atoll.table.log import PROTOCOL
-from atoll.table.peer import Chooser, PeerSession, TableFailed, Welcome, bot_chooser, handshake
-from atoll.table.person import (
+from atoll.app.follow import Link, connect_to, follow, host_here, moved_to, standby_address
+from atoll.app.peer_loop import Welcome, bot_chooser, handshake
+from atoll.app.person import (
     FINISHED,
     LEFT,
     REMATCH,
@@ -47,8 +37,8 @@ from atoll.table.person import (
     play_on_screen,
     say_event,
 )
-from atoll.table.serve import NobodyCame, run_host
-from atoll.table.store import (
+from atoll.app.serve import NobodyCame, run_host
+from atoll.app.store import (
     TableFiles,
     TableOver,
     read_place,
@@ -58,6 +48,17 @@ from atoll.table.store import (
     write_place,
     write_secrets,
 )
+from atoll.engine.match import Match
+from atoll.engine.observation import Observation
+from atoll.errors import AtollError
+from atoll.net.discovery import Announcement, Announcer, FoundTable
+from atoll.net.encoding import canonical_bytes, fingerprint, strict_hex
+from atoll.net.identity import Profile, tables_dir
+from atoll.net.transport import HostSocket, KeyService, PeerSocket, Refused, ask_key, curve_keys
+from atoll.registry import Registry
+from atoll.table.host import Sequencer
+from atoll.table.log import PROTOCOL
+from atoll.table.peer import Chooser, PeerSession, TableFailed
 from atoll.table.table import HOST_TIMEOUT_S, Event, Table
 from atoll.types import Action
 

@@ -14,7 +14,7 @@ from atoll.table.host import Outgoing, Sequencer
 from atoll.table.peer import Chooser, TableFailed
 from atoll.table.table import Event
 
-log = logging.getLogger("atoll.table.serve")
+log = logging.getLogger("atoll.app.serve")
 
 #: How long the host keeps relaying after the game ends, for peers still catching up.
 GRACE_S = 5.0

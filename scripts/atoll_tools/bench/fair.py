@@ -269,7 +269,7 @@ def report(result: dict[str, Any], out: TextIO) -> None:
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
-    """Entry point of ``python -m atoll.bench.fair``."""
+    """Entry point of ``python -m atoll_tools.bench.fair``."""
     parser = argparse.ArgumentParser(prog="scripts/bench fair", description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--seed", type=int, default=None, help="fix the seats' seeds (default: fresh)")

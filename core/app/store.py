@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from atoll.errors import AtollError
-from atoll.net.envelope import strict_hex
+from atoll.net.encoding import strict_hex
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """Following a table from host to host: a peer that reconnects when the host is gone, or takes over.
 
-:func:`follow` plays a seat (or watches) like :func:`~atoll.table.peer.run_peer`, and when the host
+:func:`follow` plays a seat (or watches) like :func:`~atoll.app.peer_loop.run_peer`, and when the host
 stays silent past the table's host timeout it goes where the table goes: to the next seat's standby
 address, or, when this seat is next, it hosts the table itself from its own copy of the log
 (:meth:`~atoll.table.host.Sequencer.take_over`). Nobody's secrets move.
@@ -15,14 +15,15 @@ from dataclasses import dataclass
 
 from nacl.signing import SigningKey
 
+from atoll.app.peer_loop import handshake, run_peer
+from atoll.app.serve import deliver, run_host
 from atoll.errors import AtollError
 from atoll.net.discovery import Announcement, Announcer
-from atoll.net.identity import fingerprint
+from atoll.net.encoding import fingerprint
 from atoll.net.transport import HostSocket, PeerSocket, curve_keys, curve_public
 from atoll.table.host import Sequencer
 from atoll.table.log import PROTOCOL
-from atoll.table.peer import Chooser, HostGone, PeerSession, TableFailed, handshake, run_peer
-from atoll.table.serve import deliver, run_host
+from atoll.table.peer import Chooser, HostGone, PeerSession, TableFailed
 from atoll.table.table import Event, Table
 
 
