@@ -22,9 +22,9 @@ from atoll.net.discovery import Announcement, Announcer
 from atoll.net.encoding import fingerprint
 from atoll.net.transport import HostSocket, PeerSocket, curve_keys, curve_public
 from atoll.table.host import Sequencer
-from atoll.table.log import PROTOCOL
 from atoll.table.peer import Chooser, HostGone, PeerSession, TableFailed
 from atoll.table.table import Event, Table
+from atoll.wire import PROTOCOL
 
 
 @dataclass

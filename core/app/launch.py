@@ -57,10 +57,10 @@ from atoll.net.identity import Profile, tables_dir
 from atoll.net.transport import HostSocket, KeyService, PeerSocket, Refused, ask_key, curve_keys
 from atoll.registry import Registry
 from atoll.table.host import Sequencer
-from atoll.table.log import PROTOCOL
 from atoll.table.peer import Chooser, PeerSession, TableFailed
 from atoll.table.table import HOST_TIMEOUT_S, Event, Table
 from atoll.types import Action
+from atoll.wire import PROTOCOL, Kind
 
 #: How long a person who asked for a rematch waits for the host's next game at the same address.
 REMATCH_WAIT_S = 180.0
@@ -201,7 +201,7 @@ def _open_table(plan: HostPlan, found: Registry, profile: Profile) -> tuple[Sequ
         host_timeout=plan.host_timeout,
     )
     if not plan.headless:
-        host.local(host.table.compose("sit", {"name": profile.name}))
+        host.local(host.table.compose(Kind.SIT, {"name": profile.name}))
     return host, files
 
 

@@ -16,10 +16,10 @@ from atoll.net.encoding import strict_hex
 from atoll.net.envelope import Unauthenticated, seal
 from atoll.net.transport import Intake, PeerSocket
 from atoll.table.frames import read_frame
-from atoll.table.log import PROTOCOL
 from atoll.table.peer import HEARTBEAT_S, HOST_QUIET_S, Chooser, PeerSession, TableFailed, next_host
 from atoll.table.table import Event, Table
 from atoll.types import Action
+from atoll.wire import PROTOCOL, Frame, Kind
 
 
 @dataclass(frozen=True)
@@ -45,9 +45,9 @@ async def handshake(socket: PeerSocket, key: SigningKey, timeout: float = 10.0) 
             continue
         except Unauthenticated:
             continue
-        if frm["t"] == "error":
+        if frm["t"] == Frame.ERROR:
             raise TableFailed(f"the host refused: {frm.get('text')}")
-        if frm["t"] != "welcome":
+        if frm["t"] != Frame.WELCOME:
             continue
         if frm.get("proto") != PROTOCOL:
             raise TableFailed(
@@ -132,7 +132,7 @@ async def run_peer(
     if on_event is not None:
         for event in table.events[shown:]:
             on_event(event)
-    await socket.send(table.compose("bye", {}))
+    await socket.send(table.compose(Kind.BYE, {}))
     return table
 
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from atoll.errors import AtollError
 from atoll.net.encoding import strict_hex
+from atoll.wire import Kind
 
 
 @dataclass(frozen=True)
@@ -162,5 +163,5 @@ def _finished(log: Path) -> bool:
         except ValueError:
             continue  # a torn last line
         message = entry.get("msg") if isinstance(entry, dict) else None
-        return isinstance(message, dict) and message.get("kind") == "end"
+        return isinstance(message, dict) and message.get("kind") == Kind.END
     return False

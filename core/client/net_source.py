@@ -25,6 +25,7 @@ from atoll.jsondata import JSON
 from atoll.net.envelope import Envelope
 from atoll.table.table import Event, Table
 from atoll.types import Action, Config, Results, State
+from atoll.wire import Kind
 
 #: How often the table is looked at for changes to draw, in seconds.
 POLL_S = 0.1
@@ -359,7 +360,7 @@ class NetTable:
             raise Refused(f"a chat line is at most {CHAT_LIMIT} characters, not {len(text)}")
         if self.table.lobby is None or not self._seated():
             raise Refused("you can talk once you are at the table")
-        data = self.table.compose("chat", {"text": text})
+        data = self.table.compose(Kind.CHAT, {"text": text})
         task = asyncio.ensure_future(self._send(data))  # comes back through hear(), relayed by the host
         self._sending.add(task)
         task.add_done_callback(self._sending.discard)
@@ -368,7 +369,7 @@ class NetTable:
         """A chat message the host relayed (signed by its author): shown if its author is at the table."""
         lobby = self.table.lobby
         text = message.body.get("text")
-        if lobby is None or message.table != self.table.id or message.kind != "chat":
+        if lobby is None or message.table != self.table.id or message.kind != Kind.CHAT:
             return
         if message.author not in (*lobby.seated, *lobby.spectators) or not isinstance(text, str):
             return
@@ -492,7 +493,7 @@ class NetTable:
             return LogLine(None, f"(refused) {event.text}")
         entries = self.table.log.entries
         kind = entries[event.seq].message.kind if 0 <= event.seq < len(entries) else ""
-        if kind in ("move", "end") and event.seq not in self._told_entries:
+        if kind in (Kind.MOVE, Kind.END) and event.seq not in self._told_entries:
             self._told_entries.add(event.seq)  # the entry's own event: the game's log tells it better
             return None
         return LogLine(None, event.text)

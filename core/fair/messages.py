@@ -34,16 +34,16 @@ from atoll.errors import CheatDetected, MalformedInput, ProtocolViolation
 from atoll.fair.hashing import PROTOCOL_VERSION, encode_canonical, hash_hex_canonical
 from atoll.fair.identity import SIGNATURE_SIZE
 from atoll.jsondata import JSON, canonical, strict_hex
+from atoll.wire import FAIR_FIELDS, FairKind
 
 #: A protocol message: a JSON object with exactly the fields of :data:`FIELDS`.
 Message = dict[str, Any]
 
 #: Every field of a message, in the order the table above lists them.
-FIELDS = ("v", "table", "n", "step", "seat", "kind", "seen", "body", "sig")
+FIELDS = FAIR_FIELDS
 
 #: The kinds of message the protocols send.
-KINDS = frozenset({"hello", "chain/head", "chain/open", "seal/commit", "cup/commit", "prove", "reveal",
-                   "deck", "leave", "witness", "seed"})
+KINDS = frozenset(FairKind)
 
 #: Bytes of a record head (the ``seen`` field).
 HEAD_SIZE = 32

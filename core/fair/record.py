@@ -69,6 +69,7 @@ from atoll.fair.randomness import CHAIN_LENGTH, ChainBook, HashChain, draw_outco
 from atoll.fair.transcript import StepRecord, genesis, step_head, step_seen
 from atoll.jsondata import JSON, canonical, strict_hex
 from atoll.jsondata import same as same_json
+from atoll.wire import FairKind, Step
 
 #: Bytes of a seat's secret seed, opened at the end.
 SEED_SIZE = 32
@@ -143,6 +144,26 @@ class Record:
         self._signed_slots: dict[tuple[int, int, str], str] = {}
         self._witnessed: dict[int, int] = {}
         self._latest: dict[int, int] = {}
+        # What starts each step, what each message kind does, and what ends a step (a step with no
+        # finisher has an empty result). Every step and kind is in atoll.wire.
+        self._starters: dict[str, Callable[[StepRecord], None]] = {
+            Step.SETUP: self._begin_setup, Step.CHAIN: self._begin_chain, Step.CUP: self._begin_cup,
+            Step.DRAW: self._begin_draw, Step.SEAL: self._begin_seal, Step.PROVE: self._begin_prove,
+            Step.REVEAL: self._begin_reveal, Step.SHUFFLE: self._begin_shuffle, Step.DEAL: self._begin_deal,
+            Step.LEAVE: self._begin_leave, Step.TIMEOUT: self._begin_timeout, Step.FINISH: self._begin_finish,
+        }
+        self._handlers: dict[str, Callable[[int, dict[str, Any]], None]] = {
+            FairKind.HELLO: self._on_hello, FairKind.CHAIN_HEAD: self._on_chain_head,
+            FairKind.CHAIN_OPEN: self._on_chain_open, FairKind.SEAL_COMMIT: self._on_seal_commit,
+            FairKind.CUP_COMMIT: self._on_cup_commit, FairKind.PROVE: self._on_prove,
+            FairKind.REVEAL: self._on_reveal, FairKind.DECK: self._on_deck, FairKind.LEAVE: self._on_leave,
+            FairKind.WITNESS: self._on_witness, FairKind.SEED: self._on_seed,
+        }
+        self._finishers: dict[str, Callable[[], dict[str, JSON]]] = {
+            Step.DRAW: self._end_draw, Step.PROVE: self._end_prove, Step.REVEAL: self._end_reveal,
+            Step.SHUFFLE: self._end_shuffle, Step.LEAVE: self._end_leave, Step.TIMEOUT: self._end_timeout,
+            Step.FINISH: self._end_finish,
+        }
 
     # -- who is at the table ------------------------------------------------------
 
@@ -174,7 +195,7 @@ class Record:
         if self.aborted is not None:
             raise ProtocolViolation(f"the table was aborted waiting for seat {self.aborted}; "
                                     "it takes no more steps")
-        timeout = isinstance(step, dict) and step.get("step") == "timeout"
+        timeout = isinstance(step, dict) and step.get("step") == Step.TIMEOUT
         if self.n >= 0 and not self.complete() and not timeout:
             missing = ", ".join(str(s) for s, _ in self._owed)
             name = self.step.get("step")
@@ -182,10 +203,10 @@ class Record:
         if not isinstance(step, dict) or step.get("n") != self.n + 1 or not isinstance(step.get("step"), str):
             raise ProtocolViolation(f"step {self.n + 1} expected, got announcement {str(step)[:120]}")
         name = step["step"]
-        starter = getattr(self, f"_begin_{name}", None)
+        starter = self._starters.get(name)
         if starter is None:
             raise ProtocolViolation(f"unknown protocol step {name!r}")
-        if name != "setup" and not self.keys:
+        if name != Step.SETUP and not self.keys:
             raise ProtocolViolation("the table has not been set up")
         try:
             canonical(step)
@@ -283,7 +304,7 @@ class Record:
         """Fold in an authenticated message whose :func:`~atoll.fair.messages.content_digest` is
         ``digest`` (see :meth:`receive`)."""
         seat, kind, n = msg["seat"], msg["kind"], msg["n"]
-        what = message_label(msg["body"]) if kind == "deck" else kind
+        what = message_label(msg["body"]) if kind == FairKind.DECK else kind
         self._check_consistent(seat, n, msg["seen"], what, digest, kind)
         if n != self.n or msg["step"] != self.step.get("step") or not same(msg["seen"], self.seen):
             raise NotForThisStep(f"seat {seat}'s {what!r} message is for step {n} ({msg['step']}) of another "
@@ -297,7 +318,7 @@ class Record:
             raise ProtocolViolation(f"seat {seat} sent {what!r} out of turn; "
                                     f"seat {self._owed[0][0]} is to send")
         try:
-            getattr(self, "_on_" + kind.replace("/", "_"))(seat, msg["body"])
+            self._handlers[kind](seat, msg["body"])
         except (MalformedInput, KeyError, TypeError, ValueError, AttributeError) as exc:
             raise CheatDetected(seat, f"sent a malformed {what!r} message: {exc}") from exc
         self._got[(seat, what)] = msg
@@ -321,7 +342,7 @@ class Record:
             raise CheatDetected(seat, f"signed two different {what!r} messages for step {n} (equivocation)")
         witnessed = self._witnessed.get(seat)
         latest = max(self._latest.get(seat, -1), n)
-        if kind == "witness":
+        if kind == FairKind.WITNESS:
             witnessed = n if witnessed is None else min(witnessed, n)
         if witnessed is not None and latest > witnessed:
             raise CheatDetected(seat, f"witnessed that the table stopped at step {witnessed}, yet signed a "
@@ -333,7 +354,7 @@ class Record:
             self._witnessed[seat] = witnessed
 
     def _finish_step(self) -> None:
-        finisher = getattr(self, f"_end_{self.step['step']}", None)
+        finisher = self._finishers.get(self.step["step"])
         self.result = finisher() if finisher is not None else {}
 
     # -- setup ------------------------------------------------------------------------

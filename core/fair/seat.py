@@ -26,7 +26,7 @@ and the announcement); nothing it sends depends on a clock or on the order other
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from nacl.signing import SigningKey
@@ -41,6 +41,7 @@ from atoll.fair.randomness import CHAIN_LENGTH, HashChain, position
 from atoll.fair.record import SEED_SIZE, Record
 from atoll.fair.transcript import StepRecord
 from atoll.jsondata import JSON
+from atoll.wire import Step
 
 
 def derive_seed(master: bytes, table: str, seat: int) -> bytes:
@@ -81,6 +82,14 @@ class Participant:
         """Signature -> the bytes it covers, for each message this seat signed and has not seen come back."""
         self.known: dict[str, JSON] = {}
         """Handle -> face for what this seat privately knows (its sealed values and dealt cards)."""
+        # What this seat does when each step is announced (every step is in atoll.wire): the kind and
+        # body of its message, or None when it sends nothing of its own (the deck's outbox may).
+        self._acts: dict[str, Callable[[StepRecord], tuple[str, dict[str, Any]] | None]] = {
+            Step.SETUP: self._act_setup, Step.CHAIN: self._act_chain, Step.DRAW: self._act_draw,
+            Step.CUP: self._act_cup, Step.SEAL: self._act_seal, Step.PROVE: self._act_prove,
+            Step.REVEAL: self._act_reveal, Step.SHUFFLE: self._act_shuffle, Step.DEAL: self._act_deal,
+            Step.LEAVE: self._act_leave, Step.TIMEOUT: self._act_timeout, Step.FINISH: self._act_finish,
+        }
 
     # -- the state machine --------------------------------------------------------
 
@@ -90,7 +99,7 @@ class Participant:
         if self.seat in self.record.left:
             self.record.deck.outbox.clear()
             return []
-        body = getattr(self, f"_act_{step['step']}")(step)
+        body = self._acts[step["step"]](step)
         out = [self._message(step, *body)] if body is not None else []
         return out + self._drain()
 

@@ -1,8 +1,8 @@
 """What the host sends down a connection: log entries, chat, errors and the welcome, one JSON object each.
 
 A peer sends the host only signed envelopes (:mod:`atoll.net.envelope`). The host's frames are plain
-JSON objects with a type ``t``; what matters in them is signed inside (an entry's host and author
-signatures, a chat envelope's author signature), so a frame is never trusted for anything else.
+JSON objects with a type ``t`` (:class:`atoll.wire.Frame`, which lists each type's fields); what
+matters in them is signed inside, so a frame is never trusted for anything else.
 """
 
 from __future__ import annotations
@@ -11,16 +11,17 @@ from typing import Any
 
 from atoll.net.encoding import canonical_bytes
 from atoll.net.envelope import MAX_FRAME, Unauthenticated, decode
+from atoll.wire import Frame
 
-#: Frame types the host sends.
-TYPES = ("welcome", "entry", "entries", "chat", "error", "closed", "presence", "need")
+#: Frame types the host sends (their fields: :class:`atoll.wire.Frame`).
+TYPES = frozenset(Frame)
 
 
-def frame(kind: str, **fields: Any) -> bytes:
-    """Encode one frame of type ``kind``."""
+def frame(kind: Frame, **fields: Any) -> bytes:
+    """Encode one frame of type ``kind`` (its fields as :mod:`atoll.wire` lists them)."""
     if kind not in TYPES:
         raise ValueError(f"unknown frame type {kind!r}")
-    return canonical_bytes({"t": kind, **fields})
+    return canonical_bytes({"t": str(kind), **fields})
 
 
 #: Entries one ``entries`` frame holds at most (what a peer vouches for with one host signature).

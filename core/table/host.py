@@ -26,6 +26,7 @@ from atoll.net.ratelimit import RateLimit
 from atoll.table.frames import entry_frame, frame
 from atoll.table.log import BadEntry, HostEquivocated, sequence
 from atoll.table.table import Table
+from atoll.wire import Frame, Kind
 
 log = logging.getLogger("atoll.table.host")
 
@@ -120,7 +121,7 @@ class Sequencer:
         }
         if host_timeout is not None:
             body["host_timeout"] = host_timeout
-        host.local(table.compose("open", body))
+        host.local(table.compose(Kind.OPEN, body))
         return host
 
     @classmethod
@@ -207,16 +208,16 @@ class Sequencer:
         if connection and curve_of(bytes.fromhex(message.author)) != curve_key:
             return self._refuse(connection, "refused: the message's author is not this connection's identity")
         self.heard[message.author] = self._now
-        if message.kind == "sync":
+        if message.kind == Kind.SYNC:
             return self._sync(connection, message)
-        if message.kind == "entries":
+        if message.kind == Kind.ENTRIES:
             return self._entries(connection, message)
-        if self.taking_over is not None and message.kind not in ("chat", "bye"):
+        if self.taking_over is not None and message.kind not in (Kind.CHAT, Kind.BYE):
             self._held.append((connection, curve_key, data))  # taken once this seat hosts the table
             return []
-        if message.kind == "chat":
+        if message.kind == Kind.CHAT:
             return self._chat(message)
-        if message.kind == "bye":
+        if message.kind == Kind.BYE:
             self.connections.pop(connection, None)
             self.said_bye.add(message.author)
             return []
@@ -289,13 +290,13 @@ class Sequencer:
         if self.turn_time is None or now - self._since[1] < self.turn_time or table.over():
             return out
         if table.timeout is not None:
-            out += self._sequence_own("abort", {"timeout": table.timeout.seq})
+            out += self._sequence_own(Kind.ABORT, {"timeout": table.timeout.seq})
         elif table.waits_on():
-            out += self._sequence_own("timeout", {"seat": table.waits_on()[0]})
+            out += self._sequence_own(Kind.TIMEOUT, {"seat": table.waits_on()[0]})
         self._since = (len(table.log.entries), now)
         return out
 
-    def _sequence_own(self, kind: str, body: dict[str, object]) -> list[Outgoing]:
+    def _sequence_own(self, kind: Kind, body: dict[str, object]) -> list[Outgoing]:
         message = own_envelope(self.table.compose(kind, body))
         reason = self.table.admissible(message)
         if reason is not None:
@@ -318,7 +319,7 @@ class Sequencer:
         if away == self.away:
             return []
         self.away = away
-        data = frame("presence", away=list(away))
+        data = frame(Frame.PRESENCE, away=list(away))
         return [(conn, data) for conn in self.connections]
 
     def _entries(self, connection: bytes, message: Envelope) -> list[Outgoing]:
@@ -341,7 +342,7 @@ class Sequencer:
     def _take_over(self) -> list[Outgoing]:
         """Log this seat's ``host`` entry, then take what arrived meanwhile."""
         old, self.taking_over = self.taking_over, None
-        out = self._sequence_own("host", {"after": old})
+        out = self._sequence_own(Kind.HOST, {"after": old})
         held, self._held = self._held, []
         for connection, curve_key, data in held:
             out += self.receive(connection, curve_key, data)
@@ -354,18 +355,18 @@ class Sequencer:
         self.connections[connection] = message.author
         if self.taking_over is not None:
             if have + 1 > len(self.table.log.entries):  # it holds more of the old host's log: ask for it
-                return [(connection, frame("need", after=len(self.table.log.entries) - 1))]
+                return [(connection, frame(Frame.NEED, after=len(self.table.log.entries) - 1))]
             self.gathered.add(message.author)
         entries = self.table.log.entries[have + 1 :]
         welcome = frame(
-            "welcome",
+            Frame.WELCOME,
             host=self.key.verify_key.encode().hex(),
             table=self.table.id,
             proto=message.v,
             length=len(self.table.log.entries),
             run=self.run,
         )
-        presence = frame("presence", away=list(self.away))
+        presence = frame(Frame.PRESENCE, away=list(self.away))
         return [
             (connection, welcome),
             *((connection, entry_frame(e.to_bytes())) for e in entries),
@@ -382,7 +383,7 @@ class Sequencer:
             return []
         if self.on_chat is not None:  # the host's own person reads the table talk too
             self.on_chat(message)
-        data = frame("chat", msg=message.to_json())
+        data = frame(Frame.CHAT, msg=message.to_json())
         return [(conn, data) for conn in self.connections]
 
     def refuse(self, connection: bytes, text: str) -> list[Outgoing]:
@@ -393,4 +394,4 @@ class Sequencer:
     def _refuse(self, connection: bytes, text: str) -> list[Outgoing]:
         self.refused += 1
         log.warning("%s: %s", connection.hex() or "local", text)
-        return [(connection, frame("error", text=text))] if connection else []
+        return [(connection, frame(Frame.ERROR, text=text))] if connection else []

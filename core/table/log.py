@@ -27,11 +27,6 @@ from nacl.signing import SigningKey, VerifyKey
 from atoll.net.encoding import canonical_bytes, strict_hex
 from atoll.net.envelope import Envelope, Unauthenticated, open_fields, own_envelope
 
-#: The table protocol's version; a peer of another version is told so and goes. Version 2: the
-#: deck's points are ristretto255 encodings (docs/decisions/0007-ristretto255-deck-group.md).
-#: Version 3: the host may send entries back to back in one ``entries`` frame (frames.batched).
-PROTOCOL = "atoll-table/3"
-
 _HEAD_DOMAIN = b"atoll-table/head\x00"
 _SIGN_DOMAIN = b"atoll-table/sequence\x00"
 

@@ -18,9 +18,10 @@ from atoll.errors import AtollError
 from atoll.net.encoding import canonical_bytes
 from atoll.net.envelope import Envelope, Unauthenticated, decode, open_envelope
 from atoll.table.frames import BATCH_ENTRIES, read_frame
-from atoll.table.log import PROTOCOL, BadEntry, HostEquivocated
+from atoll.table.log import BadEntry, HostEquivocated
 from atoll.table.table import Event, Table
 from atoll.types import Action
+from atoll.wire import PROTOCOL, Frame, Kind
 
 log = logging.getLogger("atoll.table.peer")
 
@@ -104,7 +105,7 @@ class PeerSession:
 
     def hello(self) -> bytes:
         """The first message on a (re)connection: which entries this peer already holds."""
-        return self.table.compose("sync", {"have": len(self.table.log.entries) - 1})
+        return self.table.compose(Kind.SYNC, {"have": len(self.table.log.entries) - 1})
 
     def on_frame(self, data: bytes) -> list[bytes]:
         """Handle one frame from the host; return what to send. Raises :class:`TableFailed`."""
@@ -114,11 +115,11 @@ class PeerSession:
             self.errors.append(f"unreadable frame from the host: {exc}")
             return []
         kind = frm["t"]
-        if kind == "error":
+        if kind == Frame.ERROR:
             self.errors.append(str(frm.get("text"))[:300])
             log.warning("host: %s", self.errors[-1])
             return []
-        if kind == "welcome":
+        if kind == Frame.WELCOME:
             if frm.get("proto") != PROTOCOL:
                 raise TableFailed(f"the host speaks {frm.get('proto')!r}; this atoll speaks {PROTOCOL}")
             length = frm.get("length")
@@ -128,20 +129,20 @@ class PeerSession:
             self.host_run = run if isinstance(run, str) else None
             self.welcomes += 1
             return self._again(restarted) + self._ready()
-        if kind == "presence":
+        if kind == Frame.PRESENCE:
             self._presence(frm.get("away"))
             return []
-        if kind == "need":  # a seat taking the table over lacks entries this peer holds
+        if kind == Frame.NEED:  # a seat taking the table over lacks entries this peer holds
             after = frm.get("after")
             if type(after) is not int or after < -1:
                 return []
             held = self.table.log.entries[after + 1 : after + 1 + ENTRIES_PER_MESSAGE]
             entries = [e.to_json() for e in held]
-            return [self.table.compose("entries", {"entries": entries})] if entries else []
-        if kind == "chat":
+            return [self.table.compose(Kind.ENTRIES, {"entries": entries})] if entries else []
+        if kind == Frame.CHAT:
             self._chat(frm.get("msg"))
             return []
-        if kind == "entries":  # entries the host sent back to back, in one frame
+        if kind == Frame.ENTRIES:  # entries the host sent back to back, in one frame
             batch = frm.get("entries")
             batch = batch[:BATCH_ENTRIES] if isinstance(batch, list) else []
             if len(batch) > 1:
@@ -157,7 +158,7 @@ class PeerSession:
             finally:
                 self.table.log.vouch([])  # nothing vouched for outlives its frame
             return out
-        if kind != "entry":
+        if kind != Frame.ENTRY:
             return []
         return self._entry(frm.get("entry"))[0]
 
@@ -235,7 +236,7 @@ class PeerSession:
                 body = {"name": self.name}
                 if self.role == "sit" and self.standby is not None:
                     body["standby"] = self.standby
-                out.append(self.sending(self.table.compose(self.role, body)))
+                out.append(self.sending(self.table.compose(Kind(self.role), body)))
             else:
                 raise TableFailed("every seat is taken (join with --spectate to watch)")
         return out
@@ -249,7 +250,7 @@ class PeerSession:
         except (Unauthenticated, TypeError, ValueError) as exc:
             self.errors.append(f"a chat message that does not check: {exc}")
             return
-        if message.kind == "chat" and message.table == self.table.id:
+        if message.kind == Kind.CHAT and message.table == self.table.id:
             self.on_chat(message)
 
     def _presence(self, away: Any) -> None:

@@ -8,26 +8,8 @@ own copy of the log and, before it sequences a message, asks :meth:`Table.admiss
 out of turn is refused with a clear error instead of entering the log; a peer still checks every
 entry itself and refuses, identically on every peer, whatever the host let through.
 
-Message kinds (the envelope's ``kind``) and bodies:
-
-=========  =========================================  =============================================
-kind       body                                       meaning
-=========  =========================================  =============================================
-open       game, variant, seats, name, options        the host opens the table (entry 0 only)
-end        results                                    the host closes the table (the last entry)
-sit        name                                       take the next free seat
-watch      name                                       sit by as a spectator
-move       at, action | at, sealed (a count)          a seat's decision at game step ``at``
-fair       msg (a fair-protocol message)              a message of the fair protocols
-timeout    seat                                       the host: ``seat`` let the turn time pass
-witness    timeout (the timeout's seq)                a seat: it had not seen the late seat's message
-abort      timeout                                    the host: the witnesses did not all come in time
-leave      (nothing)                                  a seat leaves the table for good
-host       after (the host it replaces)               a seat takes the table over (host migration)
-chat       text                                       table talk (relayed, never in the log)
-sync       have (the seq this peer holds)             ask the host for the entries after ``have``;
-                                                      sent every few seconds, it is also the heartbeat
-=========  =========================================  =============================================
+Message kinds (the envelope's ``kind``), their bodies and the host's frames are listed, each with its
+fields, in :mod:`atoll.wire`.
 
 A seat that sits names a ``standby`` address (``sit`` body) where it would host the table. When the
 host stays silent for the table's ``host_timeout`` (``open`` body), the first seat in seat order with
@@ -62,11 +44,9 @@ from atoll.jsondata import canonical
 from atoll.net.envelope import Envelope, check_size, seal
 from atoll.table.engine import TableEngine
 from atoll.table.frames import BATCH_ENTRIES
-from atoll.table.log import PROTOCOL, BadHostSignature, Entry, TableLog, stored_entries
+from atoll.table.log import BadHostSignature, Entry, TableLog, stored_entries
 from atoll.types import Config, End
-
-#: Kinds that enter the log.
-LOGGED = ("open", "sit", "watch", "move", "fair", "end", "timeout", "witness", "abort", "leave", "host")
+from atoll.wire import LOGGED, PROTOCOL, Kind
 
 #: Seconds the peers wait for a host that went quiet before the next seat takes the table over.
 HOST_TIMEOUT_S = 20
@@ -200,7 +180,7 @@ class Table:
         end = self.results()
         if end is None or self.closed or self.me != self._host_hex():
             return None
-        return self.compose("end", {"results": end.results.to_json()})
+        return self.compose(Kind.END, {"results": end.results.to_json()})
 
     def outbox(self) -> list[bytes]:
         """The signed messages this peer must send now (each handed out once)."""
@@ -240,7 +220,7 @@ class Table:
 
     # -- writing messages -------------------------------------------------------------------
 
-    def compose(self, kind: str, body: dict[str, Any]) -> bytes:
+    def compose(self, kind: Kind, body: dict[str, Any]) -> bytes:
         """Sign a message of this peer's, naming the head it has seen; raises
         :class:`~atoll.net.envelope.MessageTooLarge` (naming both sizes) when it is over the table's limit."""
         if self.key is None:
@@ -248,7 +228,7 @@ class Table:
         data = seal(
             self.key, v=PROTOCOL, kind=kind, table=self.id, n=self._n, seen=self.log.seen(), body=body
         )
-        check_size(data, f"a {kind!r} message")  # nothing counted: the caller may try something smaller
+        check_size(data, f"a {str(kind)!r} message")  # nothing counted: the caller may try something smaller
         self._n += 1
         if kind in LOGGED:
             self.log.sent(data)
@@ -262,8 +242,8 @@ class Table:
         if "secret" in action:
             self._keep_sealed(at, list(action["secret"]))
             self.engine.hold_sealed(action["secret"])
-            return self.compose("move", {"at": at, "sealed": len(action["secret"])})
-        return self.compose("move", {"at": at, "action": action})
+            return self.compose(Kind.MOVE, {"at": at, "sealed": len(action["secret"])})
+        return self.compose(Kind.MOVE, {"at": at, "action": action})
 
     # -- the host's pre-check ---------------------------------------------------------------
 
@@ -276,11 +256,11 @@ class Table:
         if message.kind not in LOGGED:
             return f"a {message.kind!r} message does not go into the log"
         lobby = self.lobby
-        if message.kind == "open":
+        if message.kind == Kind.OPEN:
             return (
                 None if lobby is None and message.author == self._host_hex() else "the table is open already"
             )
-        if message.kind == "end":
+        if message.kind == Kind.END:
             return (
                 None
                 if message.author == self._host_hex() and self.results() is not None
@@ -290,7 +270,7 @@ class Table:
             return "the table is not open yet"
         if self.over():
             return "the game is over"
-        if message.kind == "host" and message.author != self.me:
+        if message.kind == Kind.HOST and message.author != self.me:
             return "a seat takes the table over on its own machine, not through the host"
         try:
             self._check(message, lobby)
@@ -342,7 +322,7 @@ class Table:
         ``parsed_strictly`` as for :meth:`receive`."""
         message = data.get("msg") if isinstance(data, dict) else None
         new_host = None
-        if isinstance(message, dict) and message.get("kind") == "host":
+        if isinstance(message, dict) and message.get("kind") == Kind.HOST:
             author = message.get("author")
             if isinstance(author, str) and author in self.successors():
                 new_host = bytes.fromhex(author)
@@ -356,7 +336,7 @@ class Table:
     def keep_entry(self, entry: Entry) -> None:
         """Keep a checked entry (on disk first); a ``host`` entry hands the log over to its author."""
         self.log.keep(entry)
-        if entry.message.kind == "host" and entry.message.author in self.successors():
+        if entry.message.kind == Kind.HOST and entry.message.author in self.successors():
             self.log.hand_over(entry.seq, bytes.fromhex(entry.message.author))
 
     def successors(self) -> list[str]:
@@ -371,7 +351,7 @@ class Table:
         """Fold in an entry read back from this peer's own disk (checked again, not written again)."""
         entry = self.check_entry(data)
         self.log.remember(entry)
-        if entry.message.kind == "host" and entry.message.author in self.successors():
+        if entry.message.kind == Kind.HOST and entry.message.author in self.successors():
             self.log.hand_over(entry.seq, bytes.fromhex(entry.message.author))
         self._apply(entry)
 
@@ -389,13 +369,13 @@ class Table:
         if self.over():
             self._event(entry, "the game is over; entry ignored", refused=True)
             return
-        if message.kind == "open":
+        if message.kind == Kind.OPEN:
             self._open(entry)
             return
-        if message.kind == "end":
+        if message.kind == Kind.END:
             self._end(entry)
             return
-        if message.kind == "host":
+        if message.kind == Kind.HOST:
             who = self._who(message.author)
             before = self.log.host_at(entry.seq - 1).encode()
             if message.author == self._host_hex() and before != self.log.host.encode():
@@ -403,7 +383,7 @@ class Table:
             else:
                 self._event(entry, f"refused: {who} cannot take the table over", refused=True)
             return
-        if message.kind in ("timeout", "abort") and message.author == self._host_hex():
+        if message.kind in (Kind.TIMEOUT, Kind.ABORT) and message.author == self._host_hex():
             self._host_ruling(entry)
             self._flush()
             return
@@ -467,21 +447,21 @@ class Table:
     def _check(self, message: Envelope, lobby: Lobby) -> None:
         """Raise if ``message`` cannot be taken now (nothing changes)."""
         kind, body, author = message.kind, message.body, message.author
-        if kind in ("timeout", "abort"):
+        if kind in (Kind.TIMEOUT, Kind.ABORT):
             self._check_ruling(message)
             return
-        if kind == "host":
+        if kind == Kind.HOST:
             if author == self._host_hex() or author not in self.successors():
                 raise ValueError("only a seat with a standby address, not the host, takes the table over")
             return
-        if kind in ("sit", "watch"):
+        if kind in (Kind.SIT, Kind.WATCH):
             check_name(body.get("name"))
             standby = body.get("standby")
             if standby is not None and not _address(standby):
                 raise ValueError(f"a standby address is HOST:PORT, not {str(standby)[:40]!r}")
             if author in lobby.seated or author in lobby.spectators:
                 raise ValueError("already at the table")
-            if kind == "sit" and lobby.full():
+            if kind == Kind.SIT and lobby.full():
                 raise ValueError("every seat is taken")
             return
         seat = lobby.seat_of(author)
@@ -489,11 +469,11 @@ class Table:
             raise ValueError(f"{kind} from an identity that holds no seat")
         if self.engine is None:
             raise ValueError("the game has not started")
-        if kind == "leave":
+        if kind == Kind.LEAVE:
             if self.timeout is not None and self.timeout.seat == seat:
                 raise ValueError(f"seat {seat} has timed out; it cannot leave now")
             return
-        if kind == "witness":
+        if kind == Kind.WITNESS:
             timeout = self.timeout
             if timeout is None or body.get("timeout") != timeout.seq:
                 raise ValueError("a witness names no open timeout")
@@ -502,9 +482,9 @@ class Table:
             return
         if self.timeout is not None:
             raise ValueError(f"the table is settling the timeout of seat {self.timeout.seat}")
-        if kind == "move":
+        if kind == Kind.MOVE:
             self.engine.check_move(seat, body)
-        elif kind == "fair":
+        elif kind == Kind.FAIR:
             fair = body.get("msg")
             if not isinstance(fair, dict) or fair.get("seat") != seat:
                 raise ValueError(f"seat {seat} sent a protocol message that is not its own")
@@ -516,7 +496,7 @@ class Table:
     def _fold(self, entry: Entry, lobby: Lobby) -> None:
         message = entry.message
         kind, body, author = message.kind, message.body, message.author
-        if kind == "sit":
+        if kind == Kind.SIT:
             lobby.seated.append(author)
             lobby.names[author] = body["name"]
             if isinstance(body.get("standby"), str):
@@ -525,7 +505,7 @@ class Table:
             if lobby.full():
                 self._start(lobby)
             return
-        if kind == "watch":
+        if kind == Kind.WATCH:
             lobby.spectators.append(author)
             lobby.names[author] = body["name"]
             self._event(entry, f"{body['name']} watches")
@@ -533,15 +513,15 @@ class Table:
         assert self.engine is not None
         seat = lobby.seat_of(author)
         assert seat is not None
-        if kind == "leave":
+        if kind == Kind.LEAVE:
             self.left = seat
             self.ended = f"{self._who(author)} left the table; the game ends here, with no result"
             self._event(entry, self.ended)
             return
-        if kind == "witness":
+        if kind == Kind.WITNESS:
             self._witness(entry, seat)
             return
-        if kind == "move":
+        if kind == Kind.MOVE:
             what = "seals a choice" if "sealed" in body else self._describe(body.get("action"))
             if "sealed" in body and seat == self.my_seat and body.get("at") in self._sealed:
                 self.engine.hold_sealed(self._sealed[body["at"]])  # restored from disk after a restart
@@ -562,7 +542,7 @@ class Table:
         """Check a host's ``timeout`` (of a seat the game waits on) or ``abort`` (of the open timeout)."""
         if message.author != self._host_hex():
             raise ValueError(f"only the host states a {message.kind}")
-        if message.kind == "abort":
+        if message.kind == Kind.ABORT:
             if self.timeout is None or message.body.get("timeout") != self.timeout.seq:
                 raise ValueError("an abort names no open timeout")
             return
@@ -580,7 +560,7 @@ class Table:
             self._event(entry, f"refused {message.kind} of the host: {exc}", refused=True)
             return
         assert self.lobby is not None
-        if message.kind == "abort":
+        if message.kind == Kind.ABORT:
             assert self.timeout is not None
             self.ended = (
                 f"aborted, not attributable: seat {self.timeout.seat} let the turn time pass, "
@@ -595,7 +575,7 @@ class Table:
         mine = self.my_seat
         if mine is not None and mine != seat:
             body = {"timeout": entry.seq}
-            self._outbox.append((_message_key("witness", body), self.compose("witness", body)))
+            self._outbox.append((_message_key(Kind.WITNESS, body), self.compose(Kind.WITNESS, body)))
 
     def _witness(self, entry: Entry, seat: int) -> None:
         timeout, lobby = self.timeout, self.lobby
@@ -620,7 +600,7 @@ class Table:
 
     def leave(self) -> bytes:
         """This peer's seat leaves the table for good (the game ends, with no result)."""
-        return self.compose("leave", {})
+        return self.compose(Kind.LEAVE, {})
 
     def _start(self, lobby: Lobby) -> None:
         game = self.games(lobby.game)
@@ -644,7 +624,7 @@ class Table:
         pending, self._pending_fair = self._pending_fair, []
         for message in pending:
             body = {"msg": message}
-            self._outbox.append((_message_key("fair", body), self.compose("fair", body)))
+            self._outbox.append((_message_key(Kind.FAIR, body), self.compose(Kind.FAIR, body)))
 
     def _describe(self, action: Any) -> str:
         assert self.engine is not None

@@ -44,9 +44,9 @@ from atoll.net.envelope import MAX_FRAME, MAX_MESSAGE, Envelope, seal
 from atoll.net.ratelimit import RateLimit
 from atoll.net.transport import HostSocket, PeerSocket
 from atoll.table.frames import read_frame
-from atoll.table.log import PROTOCOL
 from atoll.table.peer import MAX_BAD_ENTRIES, Chooser
 from atoll.types import Action
+from atoll.wire import PROTOCOL
 from tests.table.wire import WireTable, loopback_table, play, wait_for
 
 SEED = 20261123

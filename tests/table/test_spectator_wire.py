@@ -35,9 +35,9 @@ from atoll.jsondata import canonical
 from atoll.net.encoding import canonical_bytes
 from atoll.net.envelope import seal
 from atoll.table.frames import read_frame
-from atoll.table.log import PROTOCOL
 from atoll.table.peer import Chooser
 from atoll.types import Action
+from atoll.wire import PROTOCOL
 from tests.table.wire import WirePeer, WireTable, loopback_table, play
 
 #: The games watched: one with a mental deck (hands dealt privately), one with sealed decisions.

@@ -9,8 +9,9 @@ import json
 from pathlib import Path
 
 from atoll.table.frames import frame, read_frame
-from atoll.table.log import PROTOCOL, stored_entries
+from atoll.table.log import stored_entries
 from atoll.table.table import Table
+from atoll.wire import PROTOCOL
 from tests.table.harness import REGISTRY, Net, open_table
 
 

@@ -16,9 +16,10 @@ from atoll.net.envelope import MAX_MESSAGE, MessageTooLarge, open_envelope, seal
 from atoll.net.ratelimit import RateLimit
 from atoll.table.audit import DamagedLog, audit_log
 from atoll.table.frames import batched, entry_frame, frame, read_frame
-from atoll.table.log import PROTOCOL, BadEntry, sequence
+from atoll.table.log import BadEntry, sequence
 from atoll.table.peer import PeerSession, TableFailed
 from atoll.table.table import Table
+from atoll.wire import PROTOCOL
 from tests.table.harness import REGISTRY, Net, open_table
 
 

@@ -27,10 +27,10 @@ from atoll.net.encoding import canonical_bytes
 from atoll.net.envelope import MAX_MESSAGE, seal
 from atoll.net.ratelimit import RateLimit
 from atoll.table.frames import read_frame
-from atoll.table.log import PROTOCOL
 from atoll.table.peer import Chooser
 from atoll.table.table import Table
 from atoll.types import Action
+from atoll.wire import PROTOCOL
 from tests.table.wire import WirePeer, WireTable, loopback_table, play, wait_for
 
 #: The n of every message the attacker signs, far above any honest peer's own counter.

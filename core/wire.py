@@ -1,0 +1,280 @@
+"""The table protocol on the wire, in one place: every message kind, frame type and fair step.
+
+A peer sends the host only signed envelopes (:mod:`atoll.net.envelope`: ``v``, ``kind``, ``table``,
+``author``, ``n``, ``seen``, ``body``, ``sig``). The host sequences the ones that belong in the log
+into signed, hash-chained entries (:mod:`atoll.table.log`) and sends frames back down each
+connection. Every peer keeps the whole log; the fair protocols (:mod:`atoll.fair`) travel inside it
+as the bodies of ``fair`` messages.
+
+Each kind is an enum member (a :class:`~enum.StrEnum`, so it *is* the string on the wire) with its
+body as a :class:`~typing.TypedDict` beside it. A body is checked where it is read (its shape is
+hostile input until then); these types say what an honest peer writes.
+
+This module imports nothing of atoll, so every layer (the fair protocols, the table, the app and the
+audit) can name the same kinds.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any, NotRequired, TypedDict
+
+#: The table protocol's version: every envelope's ``v``, and what a host's ``welcome`` says it speaks.
+#: A peer of another version is told at the door, in one line, which version the table speaks.
+#: Version 2: the deck's points are ristretto255 encodings (docs/decisions/0007). Version 3: the host
+#: may send entries back to back in one ``entries`` frame (:func:`atoll.table.frames.batched`).
+PROTOCOL = "atoll-table/3"
+
+
+class Kind(StrEnum):
+    """What an envelope is (its ``kind``). All but ``chat``, ``sync``, ``bye`` and ``entries`` are
+    sequenced into the log."""
+
+    OPEN = "open"
+    """The host opens the table (entry 0 only): :class:`OpenBody`."""
+    END = "end"
+    """The host closes the table with the results (the last entry): :class:`EndBody`."""
+    SIT = "sit"
+    """Take the next free seat: :class:`SitBody`."""
+    WATCH = "watch"
+    """Sit by as a spectator: :class:`WatchBody`."""
+    MOVE = "move"
+    """A seat's decision at game step ``at``: :class:`MoveBody`."""
+    FAIR = "fair"
+    """A message of the fair protocols: :class:`FairBody`."""
+    TIMEOUT = "timeout"
+    """The host states that ``seat`` let the turn time pass: :class:`TimeoutBody`."""
+    WITNESS = "witness"
+    """A seat had not seen the late seat's message when the timeout came: :class:`WitnessBody`."""
+    ABORT = "abort"
+    """The host: the witnesses did not all come in time; nobody is blamed: :class:`AbortBody`."""
+    LEAVE = "leave"
+    """A seat leaves the table for good (empty body)."""
+    HOST = "host"
+    """A seat takes the table over (host migration): :class:`HostBody`."""
+    CHAT = "chat"
+    """Table talk, relayed and never logged: :class:`ChatBody`."""
+    SYNC = "sync"
+    """Ask for the entries after ``have``; every few seconds, it is also the heartbeat: :class:`SyncBody`."""
+    BYE = "bye"
+    """This peer closes its connection (empty body); never logged."""
+    ENTRIES = "entries"
+    """Entries a new host lacks, from a peer that holds them: :class:`EntriesBody`; never logged."""
+
+
+#: The kinds the host sequences into the log; the rest are conversation with the host.
+LOGGED = frozenset({Kind.OPEN, Kind.END, Kind.SIT, Kind.WATCH, Kind.MOVE, Kind.FAIR, Kind.TIMEOUT,
+                    Kind.WITNESS, Kind.ABORT, Kind.LEAVE, Kind.HOST})
+
+
+class OpenBody(TypedDict):
+    """``open``: the game and how the table runs."""
+
+    game: str
+    variant: str
+    seats: int
+    name: str
+    options: dict[str, Any]
+
+
+class EndBody(TypedDict):
+    """``end``: the results as the game gives them (:meth:`atoll.types.Results.to_json`)."""
+
+    results: dict[str, Any]
+
+
+class SitBody(TypedDict):
+    """``sit``: the display name and, optionally, where this seat would host the table (``HOST:PORT``)."""
+
+    name: str
+    standby: NotRequired[str]
+
+
+class WatchBody(TypedDict):
+    """``watch``: the spectator's display name."""
+
+    name: str
+
+
+class MoveBody(TypedDict):
+    """``move``: the game step it answers, and the action, or for a secret choice only how many
+    values were sealed (the values travel as fair commitments)."""
+
+    at: int
+    action: NotRequired[dict[str, Any]]
+    sealed: NotRequired[int]
+
+
+class FairBody(TypedDict):
+    """``fair``: one fair-protocol message (:data:`FAIR_FIELDS`)."""
+
+    msg: dict[str, Any]
+
+
+class TimeoutBody(TypedDict):
+    """``timeout``: the seat that let the turn time pass."""
+
+    seat: int
+
+
+class WitnessBody(TypedDict):
+    """``witness``: the entry number of the timeout witnessed."""
+
+    timeout: int
+
+
+class AbortBody(TypedDict):
+    """``abort``: the entry number of the timeout whose witnesses did not all come."""
+
+    timeout: int
+
+
+class HostBody(TypedDict):
+    """``host``: the host (hex identity) this seat replaces."""
+
+    after: str
+
+
+class ChatBody(TypedDict):
+    """``chat``: what was said (1 to 500 characters)."""
+
+    text: str
+
+
+class SyncBody(TypedDict):
+    """``sync``: the number of the last entry this peer holds (-1: none)."""
+
+    have: int
+
+
+class EntriesBody(TypedDict):
+    """``entries``: log entries (their JSON form), in order."""
+
+    entries: list[dict[str, Any]]
+
+
+class Frame(StrEnum):
+    """What the host sends down a connection: a JSON object whose ``t`` is one of these. What matters
+    in a frame is signed inside it (an entry's host and author signatures, a chat envelope's
+    signature), so a frame is never trusted for anything else."""
+
+    WELCOME = "welcome"
+    """The answer to a ``sync``: :class:`WelcomeFrame`."""
+    ENTRY = "entry"
+    """One log entry: :class:`EntryFrame`."""
+    ENTRIES = "entries"
+    """Log entries back to back (a peer checks one host signature for the run): :class:`EntriesFrame`."""
+    CHAT = "chat"
+    """Table talk, its author's envelope: :class:`ChatFrame`."""
+    ERROR = "error"
+    """Why the host refused what this connection sent: :class:`ErrorFrame`."""
+    CLOSED = "closed"
+    """The table is closed (no fields)."""
+    PRESENCE = "presence"
+    """Who is away: :class:`PresenceFrame`."""
+    NEED = "need"
+    """A host taking the table over lacks entries after ``after``: :class:`NeedFrame`."""
+
+
+class WelcomeFrame(TypedDict):
+    """``welcome``: the host's identity (hex), the table id, the protocol the host speaks, how many
+    entries its log holds, and an id of this run of the host (a new one: it restarted)."""
+
+    t: str
+    host: str
+    table: str
+    proto: str
+    length: int
+    run: str
+
+
+class EntryFrame(TypedDict):
+    """``entry``: one log entry (:meth:`atoll.table.log.Entry.to_json`)."""
+
+    t: str
+    entry: dict[str, Any]
+
+
+class EntriesFrame(TypedDict):
+    """``entries``: up to :data:`atoll.table.frames.BATCH_ENTRIES` entries in log order."""
+
+    t: str
+    entries: list[dict[str, Any]]
+
+
+class ChatFrame(TypedDict):
+    """``chat``: the author's signed ``chat`` envelope (its JSON form)."""
+
+    t: str
+    msg: dict[str, Any]
+
+
+class ErrorFrame(TypedDict):
+    """``error``: one line saying what was refused and why."""
+
+    t: str
+    text: str
+
+
+class PresenceFrame(TypedDict):
+    """``presence``: the hex identities the host has not heard from lately."""
+
+    t: str
+    away: list[str]
+
+
+class NeedFrame(TypedDict):
+    """``need``: the last entry number the new host holds."""
+
+    t: str
+    after: int
+
+
+class Step(StrEnum):
+    """A step of the fair protocols (a fair message's ``step``), announced by every peer alike from
+    the game log (:mod:`atoll.fair.steps`). The messages each step waits for are listed in
+    :mod:`atoll.fair.record`."""
+
+    SETUP = "setup"
+    CHAIN = "chain"
+    CUP = "cup"
+    DRAW = "draw"
+    SEAL = "seal"
+    PROVE = "prove"
+    REVEAL = "reveal"
+    SHUFFLE = "shuffle"
+    DEAL = "deal"
+    LEAVE = "leave"
+    TIMEOUT = "timeout"
+    FINISH = "finish"
+
+
+class FairKind(StrEnum):
+    """What a fair message is (its ``kind``)."""
+
+    HELLO = "hello"
+    """A seat's greeting at set-up (its table key, bound to its identity)."""
+    CHAIN_HEAD = "chain/head"
+    """The head of a seat's hash chain for an epoch of draws."""
+    CHAIN_OPEN = "chain/open"
+    """A seat's next chain link, opened for a draw."""
+    SEAL_COMMIT = "seal/commit"
+    """Commitments to a secret choice's values."""
+    CUP_COMMIT = "cup/commit"
+    """A private roll's commitment (the cup's owner)."""
+    PROVE = "prove"
+    """The proof of claims about sealed values or the seat's own cards."""
+    REVEAL = "reveal"
+    """Openings of sealed values, and deck keys of cards shown."""
+    DECK = "deck"
+    """A mental-deck message (shuffle, lock, keys), its type and pile inside."""
+    LEAVE = "leave"
+    """A leaving seat's openings and deck keys."""
+    WITNESS = "witness"
+    """A seat's word that it had not seen the late seat's message."""
+    SEED = "seed"
+    """A seat's secret seed, opened at the end."""
+
+
+#: Every field of a fair message (:mod:`atoll.fair.messages`).
+FAIR_FIELDS = ("v", "table", "n", "step", "seat", "kind", "seen", "body", "sig")
