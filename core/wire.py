@@ -23,7 +23,9 @@ from typing import Any, NotRequired, TypedDict
 #: A peer of another version is told at the door, in one line, which version the table speaks.
 #: Version 2: the deck's points are ristretto255 encodings (docs/decisions/0007). Version 3: the host
 #: may send entries back to back in one ``entries`` frame (:func:`atoll.table.frames.batched`).
-PROTOCOL = "atoll-table/3"
+#: Version 4: a fair message is signed only by its seat's envelope (no table key, no inner signature;
+#: docs/decisions/0010-one-signed-record.md).
+PROTOCOL = "atoll-table/4"
 
 
 class Kind(StrEnum):
@@ -253,7 +255,7 @@ class FairKind(StrEnum):
     """What a fair message is (its ``kind``)."""
 
     HELLO = "hello"
-    """A seat's greeting at set-up (its table key, bound to its identity)."""
+    """A seat's greeting at set-up (the head of its first hash chain)."""
     CHAIN_HEAD = "chain/head"
     """The head of a seat's hash chain for an epoch of draws."""
     CHAIN_OPEN = "chain/open"
@@ -276,5 +278,6 @@ class FairKind(StrEnum):
     """A seat's secret seed, opened at the end."""
 
 
-#: Every field of a fair message (:mod:`atoll.fair.messages`).
-FAIR_FIELDS = ("v", "table", "n", "step", "seat", "kind", "seen", "body", "sig")
+#: Every field of a fair message (:mod:`atoll.fair.messages`). It carries no signature of its own: the
+#: seat's identity signs the ``fair`` envelope around it, and only that envelope authenticates it.
+FAIR_FIELDS = ("v", "table", "n", "step", "seat", "kind", "seen", "body")

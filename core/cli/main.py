@@ -22,10 +22,10 @@ class Command(NamedTuple):
 COMMANDS = {
     "audit": Command(
         "atoll.cli.cmd_audit",
-        "re-check a saved fair game (every signature, roll, shuffle, card, commitment and seed) from the "
-        "file alone; exits 0 if it is consistent and signed by the identities it prints, 1 naming a seat "
-        "that cheated, 2 if the file is not a valid transcript, 3 if the game was aborted with nobody "
-        "to blame",
+        "re-check a table's log (every signature, entry, move, roll, shuffle, card, commitment and seed) "
+        "from the file alone; exits 0 if it is consistent and signed by the identities it prints, 1 naming "
+        "a seat that cheated, 2 if the file is not a valid table log, 3 if the game did not reach its end "
+        "or ended early with nobody to blame",
     ),
     "games": Command(
         "atoll.cli.cmd_games",

@@ -8,12 +8,15 @@ message is in, :attr:`Record.result` holds the step's public outcome.
 
 What :meth:`Record.receive` raises, and what the caller does with it:
 
-* :class:`~atoll.fair.messages.Unauthenticated`: bad encoding, unknown field, another table, or a
-  signature that does not verify under the seat's key (a ``hello`` also needs its binding to the
-  seat's identity). Drop the message; nobody is blamed.
-* :class:`~atoll.errors.CheatDetected` naming a seat: content that seat validly signed is wrong
-  (a bad link, proof, key, opening or claim), or the seat signed two different messages for one
-  slot, or signed past a timeout it witnessed (equivocation). Stop the table.
+* :class:`~atoll.fair.messages.MalformedMessage`: bad encoding, unknown field, another table, a
+  seat that is not at the table. Drop the message; nobody is blamed.
+* :class:`~atoll.errors.CheatDetected` naming a seat: content that seat wrote is wrong (a bad link,
+  proof, key, opening or claim), or the seat wrote two different messages for one slot, or wrote
+  past a timeout it witnessed (equivocation). Stop the table.
+
+A message here carries no signature: the caller says who wrote it. At a table that is the seat whose
+identity signed the envelope around it (the table checks that before anything reads the message, and
+refuses a message in another seat's name), so a seat is named only for what its identity signed.
 * :class:`~atoll.fair.messages.NotForThisStep` and other :class:`~atoll.errors.ProtocolViolation`:
   a valid message that is a replay, a duplicate, early, or out of turn. Drop it (or keep it for
   later); nobody is blamed.
@@ -46,29 +49,24 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from nacl.signing import VerifyKey
-
 from atoll.chance import Pick, Roll, request_from_json
 from atoll.errors import CheatDetected, MalformedInput, ProtocolViolation
 from atoll.fair.commitments import CommitmentBook, commitment, salt_for
 from atoll.fair.cups import CupBook
 from atoll.fair.deckrecord import DeckRecord, message_label
-from atoll.fair.identity import KEY_SIZE, SIGNATURE_SIZE, binding_holds
+from atoll.fair.history import StepRecord, genesis, step_head, step_seen
 from atoll.fair.messages import (
     Message,
     NotForThisStep,
-    Unauthenticated,
     content_digest,
     hex_bytes,
     parse_covered,
     same,
-    signed_bytes,
-    verify,
 )
 from atoll.fair.randomness import CHAIN_LENGTH, ChainBook, HashChain, draw_outcome, joint_seed, position
-from atoll.fair.transcript import StepRecord, genesis, step_head, step_seen
-from atoll.jsondata import JSON, canonical, strict_hex
+from atoll.jsondata import JSON, canonical
 from atoll.jsondata import same as same_json
+from atoll.net.encoding import PUBLIC_KEY_SIZE
 from atoll.wire import FairKind, Step
 
 #: Bytes of a seat's secret seed, opened at the end.
@@ -76,20 +74,6 @@ SEED_SIZE = 32
 
 #: Fewest witnesses that pin a timeout on the missing seat: with one, it is one seat's word.
 ATTRIBUTABLE_WITNESSES = 2
-
-
-def table_key_of(identities: Sequence[bytes], table: str, seat: int, hello: Mapping[str, JSON]) -> VerifyKey:
-    """The table key a ``hello`` body introduces, if ``seat``'s identity vouches for it; otherwise
-    :class:`~atoll.fair.messages.Unauthenticated` (anyone can send a hello in a seat's name)."""
-    try:
-        raw = strict_hex(hello.get("key"), KEY_SIZE, "table key")
-        binding = strict_hex(hello.get("binding"), SIGNATURE_SIZE, "identity binding")
-    except MalformedInput as exc:
-        raise Unauthenticated(f"refused a hello in seat {seat}'s name: {exc}") from exc
-    if not binding_holds(identities[seat], table, seat, raw, binding):
-        raise Unauthenticated(f"refused a hello in seat {seat}'s name: its table key is not vouched for "
-                              "by that seat's identity")
-    return VerifyKey(raw)
 
 
 class Record:
@@ -101,8 +85,8 @@ class Record:
         ``seat`` and ``seed`` make it that seat's own (its deck copies can act)."""
         if seats < 1:
             raise ValueError(f"a table needs at least one seat, not {seats}")
-        if len(identities) != seats or any(len(k) != KEY_SIZE for k in identities):
-            raise ValueError(f"one {KEY_SIZE}-byte identity key per seat is needed, for {seats} seats")
+        if len(identities) != seats or any(len(k) != PUBLIC_KEY_SIZE for k in identities):
+            raise ValueError(f"one {PUBLIC_KEY_SIZE}-byte identity key per seat is needed, for {seats} seats")
         self.table = table
         self.seats = seats
         self.identities = [bytes(k) for k in identities]
@@ -110,8 +94,8 @@ class Record:
         self.commitments = CommitmentBook(table)
         self.deck = DeckRecord(table, seats, seat, seed)
         self.cups = CupBook(table, seat, seed)
-        self.keys: dict[int, VerifyKey] = {}
-        """Seat -> its table key, once its ``hello`` (bound to its identity) is in."""
+        self.greeted: set[int] = set()
+        """The seats whose ``hello`` is in."""
         self.left: dict[int, int] = {}
         """Seat -> the step it left the table at."""
         self.seeds: dict[int, bytes] = {}
@@ -206,7 +190,7 @@ class Record:
         starter = self._starters.get(name)
         if starter is None:
             raise ProtocolViolation(f"unknown protocol step {name!r}")
-        if name != Step.SETUP and not self.keys:
+        if name != Step.SETUP and not self.greeted:
             raise ProtocolViolation("the table has not been set up")
         try:
             canonical(step)
@@ -258,46 +242,19 @@ class Record:
             self.cheat = exc
             raise
 
-    def receive(
-        self,
-        message: JSON,
-        *,
-        signed_here: Callable[[Message, bytes], bool] | None = None,
-        enveloped: bool = False,
-    ) -> Message:
-        """Authenticate ``message``, check it for the current step and fold it in; returns it.
+    def receive(self, message: JSON) -> Message:
+        """Check ``message`` for the current step and fold it in; returns it.
 
         See the module docstring for what each exception means and what the caller does.
-        ``signed_here`` (a participant's own record) says whether the parsed message, whose signature
-        covers the bytes it is given, is one its owner signed itself over exactly those bytes: that
-        signature is not checked again (every other one is).
-        ``enveloped``: the message came inside a network table's envelope that the seat's identity
-        signed over exactly these bytes, checked by the table before anything read it; that signature
-        authenticates it and is the evidence against the seat, so the message's own is not checked
-        (a ``hello``, which proves the table key, is always checked in full). The table's audit
-        replays the log through the same path, so it decides exactly as the live peers did
-        (``docs/decisions/0008-enveloped-fair-messages.md``).
         """
         msg, covered = parse_covered(message, table=self.table, seats=self.seats)
         seat, kind = msg["seat"], msg["kind"]
-        key = self.keys.get(seat)
-        if key is None:
-            if kind != "hello":
-                raise ProtocolViolation(f"a {kind!r} message in seat {seat}'s name, which has not said hello")
-            key = self._hello_key(seat, msg)
-        elif kind == "hello":
-            self._check_second_hello(seat, msg, key)
-        by_envelope = enveloped and kind != "hello"
-        # a participant's own message is asked about even when its envelope stands in: the participant
-        # forgets what it signed once it is back
-        signed = None if by_envelope and signed_here is None else signed_bytes(msg, covered)
-        own = signed is not None and signed_here is not None and signed_here(msg, signed)
-        if not own and not by_envelope:
-            verify(msg, key, signed)
+        if seat not in self.greeted and kind != FairKind.HELLO:
+            raise ProtocolViolation(f"a {kind!r} message in seat {seat}'s name, which has not said hello")
         try:
             return self._take(msg, content_digest(msg, covered))
         except CheatDetected as exc:
-            self.cheat = exc  # whatever a seat validly signed wrong stops the table
+            self.cheat = exc  # whatever a seat wrote wrong stops the table
             raise
 
     def _take(self, msg: Message, digest: str) -> Message:
@@ -364,23 +321,12 @@ class Record:
             raise ProtocolViolation("setup must be the first step")
         self._owe(list(range(self.seats)), "hello")
 
-    def _hello_key(self, seat: int, msg: Message) -> VerifyKey:
-        return table_key_of(self.identities, self.table, seat, msg["body"])
-
-    def _check_second_hello(self, seat: int, msg: Message, key: VerifyKey) -> None:
-        """A hello vouching for another table key than the seat's: its identity signed two (one for
-        some peers, one for others), which splits the table. Only the seat's identity could."""
-        other = self._hello_key(seat, msg)  # Unauthenticated unless the identity vouches for it
-        if other.encode() != key.encode():
-            verify(msg, other)
-            raise CheatDetected(seat, "its identity vouched for two table keys at this table (equivocation)")
-
     def _on_hello(self, seat: int, body: dict[str, Any]) -> None:
-        if set(body) != {"key", "binding", "head"}:
-            raise CheatDetected(seat, f"said hello with fields {sorted(body)}, not key, binding and head")
+        if set(body) != {"head"}:
+            raise CheatDetected(seat, f"said hello with fields {sorted(body)}, not just head")
         self.chains.commit(seat, 0, body["head"])
         self._commit_step_of_head(seat, 0)
-        self.keys[seat] = table_key_of(self.identities, self.table, seat, body)
+        self.greeted.add(seat)
 
     def _commit_step_of_head(self, seat: int, epoch: int) -> None:
         self._commit_step[f"chain:{seat}:{epoch}"] = self.n

@@ -1,11 +1,11 @@
 """One seat's side of the fair protocols: its secrets, and the messages it sends for each step.
 
 A :class:`Participant` holds a seat's secret seed (from which its hash chains, commitment salts and
-deck keys all derive), its Ed25519 signing key (derived from the same master secret on a branch
-that is never opened, so opening the seed at the end cannot forge old messages), its sealed values
-and the card faces it privately knows. It keeps its own :class:`~atoll.fair.record.Record` and
-checks every message it receives. It is a pure state machine: :meth:`begin` (a step is announced)
-and :meth:`receive` (a message arrived) return the messages it sends; no clock, no socket.
+deck keys all derive), its sealed values and the card faces it privately knows. It signs nothing:
+at a table the seat's identity signs the envelope each message travels in. It keeps its own
+:class:`~atoll.fair.record.Record` and checks every message it receives. It is a pure state
+machine: :meth:`begin` (a step is announced) and :meth:`receive` (a message arrived) return the
+messages it sends; no clock, no socket.
 
 On a network each peer runs one Participant, for its own seat, and nothing else:
 
@@ -13,7 +13,7 @@ On a network each peer runs one Participant, for its own seat, and nothing else:
    chance request, a sealed decision, a shown card, a departure or the end into its announcement)
    and call :meth:`begin`; broadcast what it returns;
 2. pass every message that arrives to :meth:`receive` and broadcast what it returns: drop the
-   message on :class:`~atoll.fair.messages.Unauthenticated` or another
+   message on :class:`~atoll.fair.messages.MalformedMessage` or another
    :class:`~atoll.errors.ProtocolViolation` (keep an early one for later); stop the table on
    :class:`~atoll.errors.CheatDetected`, which names the seat;
 3. when :meth:`Record.complete <atoll.fair.record.Record.complete>` holds, read the step's
@@ -29,17 +29,14 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from nacl.signing import SigningKey
-
 from atoll.chance import Roll, request_from_json
 from atoll.errors import ProtocolViolation
 from atoll.fair.commitments import SealBox
 from atoll.fair.hashing import hash_bytes
-from atoll.fair.identity import SIGNATURE_SIZE, BindingSigner, binding_statement
-from atoll.fair.messages import Message, make, sign_covering
+from atoll.fair.history import StepRecord
+from atoll.fair.messages import Message, make
 from atoll.fair.randomness import CHAIN_LENGTH, HashChain, position
 from atoll.fair.record import SEED_SIZE, Record
-from atoll.fair.transcript import StepRecord
 from atoll.jsondata import JSON
 from atoll.wire import Step
 
@@ -49,20 +46,14 @@ def derive_seed(master: bytes, table: str, seat: int) -> bytes:
     return hash_bytes("seat/seed", {"table": table, "seat": seat, "master": master.hex()}, SEED_SIZE)
 
 
-def derive_identity(master: bytes, table: str, seat: int) -> SigningKey:
-    """The seat's signing key for the table: a branch of the master secret that is never opened."""
-    return SigningKey(hash_bytes("seat/identity", {"table": table, "seat": seat, "master": master.hex()}, 32))
-
-
 class Participant:
     """One seat at a fair table: answers each step with its messages and checks everyone else's."""
 
     def __init__(self, seat: int, table: str, seats: int, master: bytes,
-                 chain_length: int = CHAIN_LENGTH, *, identities: Sequence[bytes],
-                 bind: BindingSigner) -> None:
+                 chain_length: int = CHAIN_LENGTH, *, identities: Sequence[bytes]) -> None:
         """Seat ``seat`` of ``table``; ``master`` is fresh for this table (never reused: the seed it
-        gives is opened at the end). ``identities`` are every seat's long-term identity key, and
-        ``bind`` signs with this seat's identity (the table layer holds it) to vouch for its table key.
+        gives is opened at the end). ``identities`` are every seat's long-term identity key (bound
+        into the history every message names).
         """
         if len(master) < 32:
             raise ValueError("a seat's master secret needs at least 32 bytes")
@@ -70,16 +61,9 @@ class Participant:
         self.table = table
         self._seed = derive_seed(master, table, seat)
         self.record = Record(table, seats, chain_length, identities=identities, seat=seat, seed=self._seed)
-        self._key = derive_identity(master, table, seat)
-        statement = binding_statement(table, seat, self._key.verify_key.encode())
-        self._binding = bind(statement)
-        if len(self._binding) != SIGNATURE_SIZE:
-            raise ValueError(f"an identity binding is a {SIGNATURE_SIZE}-byte Ed25519 signature")
         self._chains: dict[int, HashChain] = {}
         self._box = SealBox(self._seed, table, seat)
         self._pending_seal: dict[str, JSON] = {}
-        self._signed: dict[str, bytes] = {}
-        """Signature -> the bytes it covers, for each message this seat signed and has not seen come back."""
         self.known: dict[str, JSON] = {}
         """Handle -> face for what this seat privately knows (its sealed values and dealt cards)."""
         # What this seat does when each step is announced (every step is in atoll.wire): the kind and
@@ -103,20 +87,13 @@ class Participant:
         out = [self._message(step, *body)] if body is not None else []
         return out + self._drain()
 
-    def receive(self, message: JSON, *, enveloped: bool = False) -> list[Message]:
-        """A message arrived: check it (raises on a cheat) and return what this seat sends in reply.
-        ``enveloped``: see :meth:`~atoll.fair.record.Record.receive`."""
-        self.record.receive(message, signed_here=self._signed_here, enveloped=enveloped)
+    def receive(self, message: JSON) -> list[Message]:
+        """A message arrived: check it (raises on a cheat) and return what this seat sends in reply."""
+        self.record.receive(message)
         return self._drain()
 
-    def _signed_here(self, message: Message, signed: bytes) -> bool:
-        """Whether ``message``, whose signature covers ``signed``, is exactly one this seat signed (its
-        signature need not be checked)."""
-        covered = self._signed.pop(message["sig"], None) if message["seat"] == self.seat else None
-        return covered is not None and covered == signed
-
     def _drain(self) -> list[Message]:
-        """Sign the deck messages this seat's deck copies produced; note the cards it has learnt."""
+        """The deck messages this seat's deck copies produced; note the cards it has learnt."""
         outbox, self.record.deck.outbox = self.record.deck.outbox, []
         if self.record.complete():
             self.known.update(self.record.deck.hand())
@@ -124,13 +101,7 @@ class Participant:
         return [self._message(self.record.step, "deck", body) for body in outbox]
 
     def _message(self, step: StepRecord, kind: str, body: Mapping[str, JSON]) -> Message:
-        return self.sign(make(self.table, step["n"], step["step"], self.seat, kind, self.record.seen, body))
-
-    def sign(self, message: Message) -> Message:
-        """``message`` signed in this seat's name (how every message it sends is signed)."""
-        signed, covered = sign_covering(message, self._key)
-        self._signed[signed["sig"]] = covered
-        return signed
+        return make(self.table, step["n"], step["step"], self.seat, kind, self.record.seen, body)
 
     # -- inputs from this seat's own player ------------------------------------------
 
@@ -143,8 +114,7 @@ class Participant:
     # -- what this seat sends in each step ---------------------------------------------
 
     def _act_setup(self, step: StepRecord) -> tuple[str, dict[str, JSON]]:
-        return "hello", {"key": self._key.verify_key.encode().hex(), "binding": self._binding.hex(),
-                         "head": self._chain(0).head}
+        return "hello", {"head": self._chain(0).head}
 
     def _chain(self, epoch: int) -> HashChain:
         if epoch not in self._chains:

@@ -1,12 +1,11 @@
 """The fair protocols for one peer of a network table: its own seat's secrets, everyone's messages.
 
-:class:`NetResolver` answers the engine's chance requests like :class:`~atoll.fair.resolver.FairResolver`
-does, but for one peer only: it announces each step to its own participant (or, for a spectator or a
-seatless host, to a bare record), hands the messages its participant writes to ``send``, and learns
-the other seats' messages from the table log through :meth:`NetResolver.receive`. Nothing blocks: a
-request whose step still waits for messages raises :class:`Pending`, and the engine asks again, with
-the same request, when the log has grown. Every peer derives the same steps from the same log, so the
-step announcements never travel.
+:class:`NetResolver` answers the engine's chance requests through the fair protocols for one peer: it
+announces each step to its own participant (or, for a spectator or a seatless host, to a bare record),
+hands the messages its participant writes to ``send``, and learns the other seats' messages from the
+table log through :meth:`NetResolver.receive`. Nothing blocks: a request whose step still waits for
+messages raises :class:`Pending`, and the engine asks again, with the same request, when the log has
+grown. Every peer derives the same steps from the same log, so the step announcements never travel.
 """
 
 from __future__ import annotations
@@ -17,12 +16,12 @@ from atoll.chance import Deal, Request, Roll
 from atoll.engine.resolver import Resolution
 from atoll.errors import ProtocolViolation
 from atoll.fair import steps
+from atoll.fair.history import StepRecord
 from atoll.fair.messages import Message
 from atoll.fair.randomness import CHAIN_LENGTH
 from atoll.fair.record import Record
 from atoll.fair.referee import Referee
 from atoll.fair.seat import Participant
-from atoll.fair.transcript import StepRecord
 from atoll.jsondata import JSON, canonical, same
 
 
@@ -132,15 +131,15 @@ class NetResolver:
     def receive(self, message: Message) -> None:
         """A protocol message from the log: check it (raises naming its author on a cheat), answer it.
 
-        Its seat's identity signed the log message that carries it, and the table checked that before
-        anything read it: that signature authenticates it (see ``enveloped`` of
-        :meth:`~atoll.fair.record.Record.receive`)."""
+        Its seat's identity signed the log message that carries it, and the table checked that, and
+        that the message is in that seat's name, before anything read it: that envelope is the one
+        signature on it, and the evidence against the seat."""
         if self._open is None:
             raise ProtocolViolation("a protocol message arrived while no protocol step is open")
         if self.me is not None:
-            replies = self.me.receive(message, enveloped=True)
+            replies = self.me.receive(message)
         else:
-            self.record.receive(message, enveloped=True)
+            self.record.receive(message)
             replies = []
         for reply in replies:
             self._send(reply)

@@ -17,7 +17,7 @@ a standby address (other than the host) takes over: it logs a ``host`` entry, si
 entry by itself, and signs every entry after it; everyone else reconnects to its standby address.
 Nobody's secrets move: the new host carries on from its own copy of the log.
 
-A timeout follows the fair layer's rule (:mod:`atoll.fair.abort`): the host states it, every other
+A timeout follows the fair layer's rule (:mod:`atoll.fair.record`): the host states it, every other
 seat witnesses it with a signed ``witness``; with two or more witnesses the late seat forfeits (it is
 named, with the witnesses as evidence), with fewer (a table of two, or a witness that never came)
 the table is aborted and nobody is blamed. While a timeout is open nothing else enters the game.
@@ -37,7 +37,6 @@ from typing import Any
 from nacl.signing import SigningKey
 
 from atoll.errors import AtollError, CheatDetected
-from atoll.fair.identity import identity_signer
 from atoll.fair.seat import Participant
 from atoll.game import Game
 from atoll.jsondata import canonical
@@ -609,9 +608,7 @@ class Table:
         seat = self.my_seat
         me = None
         if seat is not None and self.key is not None:
-            me = Participant(
-                seat, self.id, lobby.seats, self.master, identities=identities, bind=identity_signer(self.key)
-            )
+            me = Participant(seat, self.id, lobby.seats, self.master, identities=identities)
             me.record.deck.pipeline = self.pipeline
         self.engine = TableEngine(game, config, self.id, me, self._send_fair, identities)
         self.engine.pump()

@@ -3,8 +3,6 @@ local and the fair resolver (audited), with its own bot and atoll's search bot."
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from atoll.authoring.examples.dice_under_cups import DiceUnderCups
@@ -12,10 +10,8 @@ from atoll.authoring.examples.dice_under_cups.bots import OddsBot
 from atoll.bots.random_bot import RandomBot
 from atoll.bots.search import SearchBot
 from atoll.engine import LocalResolver, Match, run
-from atoll.fair.audit import audit_file
-from atoll.fair.saving import save_fair
 from atoll.testing import ConformanceCase, conformance_cases
-from tests.fair.helpers import table
+from tests.fair.helpers import finished, table
 
 GAME = DiceUnderCups()
 CASES = conformance_cases(GAME, seats=[2, 3, 6], playouts=1)
@@ -35,15 +31,12 @@ def test_a_whole_game_of_odds_bots_ends_with_one_seat_holding_dice(seats: int) -
     assert sum(end.results.scores) == end.results.scores[end.results.winners[0]] > 0
 
 
-def test_a_whole_game_on_the_fair_resolver_audits_clean(tmp_path: Path) -> None:
+def test_a_whole_game_on_the_fair_protocols_re_checks_in_full() -> None:
     seats = 3
     match = Match(GAME, GAME.configure(seats, "short"), table(seats, "cups-fair"))
     run(match, [OddsBot(), RandomBot(1), OddsBot(margin=2.0)])
-    assert match.results() is not None
-    path = tmp_path / "cups.jsonl"
-    save_fair(match, path)
-    report = audit_file(path, GAME)
-    assert report.seats == seats and report.cards == 0 and report.draws >= 2 * seats
+    record = finished(match)
+    assert record.seats == seats and record.deck.card_count() == 0 and record.draws >= 2 * seats
 
 
 def test_the_search_bot_plays_dice_it_cannot_see_by_guessing_them() -> None:

@@ -1,8 +1,9 @@
 """Shared pieces of the fair tests: fixed secrets, and cheating seats played through ``tamper``.
 
-A cheating seat is an ordinary :class:`Participant` whose outgoing messages a tamper rewrites and
-re-signs with the seat's own key before anyone sees them: exactly what a seat running modified
-software could send. A *cheat* here is a function from the seated participants to that tamper.
+A cheating seat is an ordinary :class:`Participant` whose outgoing messages a tamper rewrites before
+anyone sees them: exactly what a seat running modified software could write (at a table its own
+identity would then sign the envelope around it). A *cheat* here is a function from the seated
+participants to that tamper.
 """
 
 from __future__ import annotations
@@ -10,11 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from atoll_tools.fair_relay import FairResolver, Tamper, replay
 from nacl.signing import SigningKey
 
-from atoll.fair.identity import identity_signer
+from atoll.engine import Match
 from atoll.fair.messages import Message
-from atoll.fair.resolver import FairResolver, Tamper
+from atoll.fair.record import Record
 from atoll.fair.seat import Participant
 
 TABLE = "test-table"
@@ -37,7 +39,7 @@ def seated(seats: int, name: str = TABLE, *, salt: int = 0, chain_length: int = 
     """The participants of a table with fixed master secrets and identities."""
     keys = identities(seats, salt)
     public = [k.verify_key.encode() for k in keys]
-    return [Participant(s, name, seats, m, chain_length, identities=public, bind=identity_signer(keys[s]))
+    return [Participant(s, name, seats, m, chain_length, identities=public)
             for s, m in enumerate(masters(seats, salt))]
 
 
@@ -51,7 +53,7 @@ def table(seats: int, name: str = TABLE, *, cheat: Cheat | None = None, salt: in
 
 
 def rewrite(seat: int, kind: str, change: Callable[[dict[str, Any]], None], *, skip: int = 0) -> Cheat:
-    """``seat`` rewrites the body of one ``kind`` message (after ``skip`` honest ones) and re-signs it."""
+    """``seat`` rewrites the body of one ``kind`` message (after ``skip`` honest ones)."""
 
     def build(participants: Sequence[Participant]) -> Tamper:
         seen = [0]
@@ -64,7 +66,7 @@ def rewrite(seat: int, kind: str, change: Callable[[dict[str, Any]], None], *, s
                 return message
             body = dict(message["body"])
             change(body)
-            return participants[seat].sign(dict(message, body=body))
+            return dict(message, body=body)
 
         return tamper
 
@@ -78,3 +80,13 @@ def withhold(seat: int, kind: str) -> Cheat:
         return lambda author, message: None if author == seat and message["kind"] == kind else message
 
     return build
+
+
+def finished(match: Match) -> Record:
+    """End ``match`` (played on a :func:`table`): open every seed, then re-check the whole record
+    from its entries with a fresh record, as a peer restoring its log would; return that record."""
+    resolver = match.resolver
+    assert isinstance(resolver, FairResolver) and match.results() is not None
+    resolver.finish()
+    record, _ = replay(resolver)
+    return record

@@ -11,16 +11,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from atoll_tools.fair_relay import SeatForfeited, replay
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from atoll.chance import Reveal, Roll
 from atoll.errors import CheatDetected, ProtocolViolation
 from atoll.fair import steps
-from atoll.fair.abort import SeatForfeited
-from atoll.fair.audit import check_transcript
 from atoll.fair.cups import die_commitment, die_secret, die_value
-from atoll.fair.transcript import Transcript
 from tests.fair.helpers import TABLE, Cheat, rewrite, table, withhold
 
 CUP = Roll(5, 6, to=1, cup="c1")
@@ -40,9 +38,9 @@ def test_a_private_roll_is_known_to_its_owner_only() -> None:
 
 def test_a_private_roll_costs_one_commitment_and_one_round_of_openings() -> None:
     resolver = table(4)
-    before = len(resolver.transcript.entries)
+    before = len(resolver.entries)
     resolver.resolve(CUP)
-    added = resolver.transcript.entries[before:]
+    added = resolver.entries[before:]
     kinds = Counter(e["msg"]["kind"] for e in added if "msg" in e)
     assert kinds == {"cup/commit": 1, "chain/open": 4}
     assert [e["step"]["step"] for e in added if "step" in e] == ["cup", "draw"]
@@ -153,7 +151,7 @@ def test_a_withheld_commitment_forfeits_the_owner_before_any_link_is_opened() ->
     with pytest.raises(SeatForfeited) as caught:
         resolver.resolve(CUP)
     assert caught.value.seat == 1
-    assert not any(e.get("msg", {}).get("kind") == "chain/open" for e in resolver.transcript.entries)
+    assert not any(e.get("msg", {}).get("kind") == "chain/open" for e in resolver.entries)
 
 
 def test_a_secret_replayed_from_an_opened_die_is_caught_when_opened() -> None:
@@ -164,7 +162,7 @@ def test_a_secret_replayed_from_an_opened_die_is_caught_when_opened() -> None:
     resolver = table(3)
     resolver.resolve(first)
     resolver.resolve(Reveal(("a.0",)))
-    opened = next(e["msg"]["body"]["dice"] for e in resolver.transcript.entries
+    opened = next(e["msg"]["body"]["dice"] for e in resolver.entries
                   if e.get("msg", {}).get("kind") == "reveal")
     secret = bytes.fromhex(opened["a.0"])  # public now: every seat saw it
     resolver.tamper = _commit_with(1, secret)(resolver.participants)
@@ -229,18 +227,18 @@ def test_the_audit_rechecks_every_cup_and_opens_the_unlifted_ones(tmp_path: Path
     resolver.resolve(Reveal(tuple(CUP.handles())))
     resolver.finish()
     assert {**lifted, **hidden}.items() <= resolver.faces().items()
-    record, _ = check_transcript(Transcript.from_json(json.loads(json.dumps(resolver.transcript.to_json()))))
+    record, _ = replay(resolver, json.loads(json.dumps(resolver.entries)))
     assert record.cups.all_faces(record.seeds) == {**lifted, **hidden}
 
 
-def test_the_audit_names_a_wrong_opening_in_a_saved_transcript() -> None:
+def test_a_replay_of_the_record_names_a_wrong_opening() -> None:
     wrong = _opening_of(1, "reveal", lambda dice: {h: "11" * 32 for h in dice})
     resolver = table(3, cheat=wrong)
     resolver.resolve(CUP)
     with pytest.raises(CheatDetected):
         resolver.resolve(Reveal(tuple(CUP.handles())))
     with pytest.raises(CheatDetected, match="not the one it committed to") as caught:
-        check_transcript(resolver.transcript)
+        replay(resolver)
     assert caught.value.seat == 1
 
 
@@ -260,5 +258,5 @@ def test_any_table_rolls_any_cups_across_chain_epochs_and_audits_clean(
     lifted = [h for h in dice if int(h[1:].split(".")[0]) % 2 == 0]  # every other cup is lifted
     assert resolver.resolve(Reveal(tuple(lifted))).outcome["faces"] == {h: dice[h] for h in lifted}
     resolver.finish()
-    record, _ = check_transcript(resolver.transcript)
+    record, _ = replay(resolver)
     assert record.cups.all_faces(record.seeds) == dice

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from atoll_tools.deck_audit import audit_deck
+from atoll_tools.deck_table import DeckTable
 
 from atoll.errors import ProtocolViolation
 from atoll.fair.deck import DeckSpec, MentalDeck, Phase
-from atoll.fair.deck_audit import audit_deck
-from atoll.fair.deck_table import DeckTable
 
 FACES = ("ant", "bee", "cat", "dog", "eel", "fox", "gnu", "hen")
 

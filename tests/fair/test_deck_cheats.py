@@ -8,13 +8,13 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from atoll_tools.deck_audit import audit_deck
+from atoll_tools.deck_table import DeckTable
 
 from atoll.errors import CheatDetected
 from atoll.fair import group
 from atoll.fair.deck import DeckSpec, MentalDeck, Message
-from atoll.fair.deck_audit import audit_deck
 from atoll.fair.deck_keys import DeckSecrets
-from atoll.fair.deck_table import DeckTable
 from atoll.jsondata import clone
 
 FACES = tuple(f"card-{i}" for i in range(6))

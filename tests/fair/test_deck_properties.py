@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from atoll_tools.deck_audit import audit_deck
+from atoll_tools.deck_table import DeckTable
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from atoll.errors import CheatDetected
 from atoll.fair import group
 from atoll.fair.deck import DeckSpec, Message
-from atoll.fair.deck_audit import audit_deck
-from atoll.fair.deck_table import DeckTable
 
 SLOW = settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 FEW = settings(SLOW, max_examples=2)

@@ -1,8 +1,6 @@
-"""The fair resolver: every built-in game plays start to end on the protocols and audits clean."""
+"""The fair step machines: every built-in game plays to its end on the protocols; its record re-checks."""
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -13,46 +11,37 @@ from atoll.chance import Deal, Reveal, Roll, Shuffle
 from atoll.engine import Match, run
 from atoll.engine.resolver import Resolver
 from atoll.errors import CheatDetected, ProtocolViolation
-from atoll.fair.audit import audit_file
-from atoll.fair.saving import save_fair
+from atoll.fair.record import Record
 from atoll.game import Game
 from atoll.registry import load_registry
-from tests.fair.helpers import table
+from tests.fair.helpers import finished, table
 from tests.games.highcard import FACES, HighCard
 
 
-def play(game: Game, seats: int, tmp_path: Path, variant: str | None = None, bots: int = 0) -> Path:
-    """Play a whole game on a fair table with random bots, save it and return the file."""
+def play(game: Game, seats: int, variant: str | None = None, bots: int = 0) -> Record:
+    """Play a whole game on the step machines with random bots; the record, re-checked in full."""
     match = Match(game, game.configure(seats, variant), table(seats, f"{game.info.name}-{seats}"))
     run(match, [RandomBot(bots + s) for s in range(seats)])
-    path = tmp_path / f"{game.info.name}-{seats}.jsonl"
-    save_fair(match, path)
-    return path
+    return finished(match)
 
 
 @pytest.mark.parametrize("seats", [2, 4])
-def test_high_card_plays_to_the_end_on_a_fair_table_and_audits_clean(seats: int, tmp_path: Path) -> None:
-    game = HighCard()
-    report = audit_file(play(game, seats, tmp_path), game)
-    assert (report.seats, report.cards, report.draws, report.sealed) == (seats, len(FACES), 1, seats)
+def test_high_card_plays_to_the_end_on_a_fair_table_and_its_record_checks(seats: int) -> None:
+    record = play(HighCard(), seats)
+    assert record.finished and record.seats == seats
+    assert (record.deck.card_count(), record.draws, len(record.sealed_values())) == (len(FACES), 1, seats)
 
 
 @pytest.mark.parametrize(("seats", "variant"), [(4, "experienced")])
-def test_kariba_plays_to_the_end_on_a_fair_table_and_audits_clean(
-    seats: int, variant: str, tmp_path: Path
-) -> None:
-    game = load_registry().game("kariba")
-    report = audit_file(play(game, seats, tmp_path, variant), game)
-    assert report.cards == 64
+def test_kariba_plays_to_the_end_on_a_fair_table_and_its_record_checks(seats: int, variant: str) -> None:
+    record = play(load_registry().game("kariba"), seats, variant)
+    assert record.finished and record.deck.card_count() == 64
 
 
 @pytest.mark.parametrize(("seats", "variant"), [(2, "children"), (3, "professional")])
-def test_kiribati_plays_to_the_end_on_a_fair_table_and_audits_clean(
-    seats: int, variant: str, tmp_path: Path
-) -> None:
-    game = load_registry().game("kiribati")
-    report = audit_file(play(game, seats, tmp_path, variant), game)
-    assert report.draws > 0
+def test_kiribati_plays_to_the_end_on_a_fair_table_and_its_record_checks(seats: int, variant: str) -> None:
+    record = play(load_registry().game("kiribati"), seats, variant)
+    assert record.finished and record.draws > 0
 
 
 def test_the_fair_resolver_is_an_engine_resolver() -> None:

@@ -1,8 +1,10 @@
 """Attacks through an untrusted wire: every message passes a relay that nobody trusts.
 
 Each test is written as the attack. The outcome is always one of: refused with nobody blamed, the
-seat that validly signed the wrong content named, or "aborted, not attributable"; never an
-innocent seat named, never a traceback.
+seat that wrote the wrong content named, or "aborted, not attributable"; never an innocent seat
+named, never a traceback. Below the table a message's author is the seat it names (the table checks
+that against the envelope its identity signed: tests/table), so these attacks are a relay's that
+replays, re-encodes or holds back messages, and a seat's own.
 """
 
 from __future__ import annotations
@@ -11,19 +13,17 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
+from atoll_tools.fair_relay import SeatForfeited, Tamper
 from nacl.signing import SigningKey
 
 from atoll.chance import Deal, Reveal, Roll, Shuffle
 from atoll.errors import CheatDetected, MalformedInput, ProtocolViolation
 from atoll.fair import group
-from atoll.fair.abort import SeatForfeited
-from atoll.fair.identity import binding_statement, new_table_id
-from atoll.fair.messages import Message, NotForThisStep, Unauthenticated, sign
-from atoll.fair.resolver import Tamper
+from atoll.fair.messages import MalformedMessage, Message, NotForThisStep
 from atoll.fair.seat import derive_seed
 from atoll.jsondata import JSON, strict_hex
 from atoll.net.encoding import fingerprint, normal_fingerprint
-from tests.fair.helpers import Cheat, identities, table, withhold
+from tests.fair.helpers import Cheat, table, withhold
 
 #: What each participant raised when an injected message reached it.
 Outcomes = list[BaseException | None]
@@ -55,21 +55,7 @@ def refused_blaming_nobody(seen: Outcomes) -> None:
 # -- forgeries and re-encodings ---------------------------------------------------------------------
 
 
-def test_a_message_forged_with_a_zero_signature_in_another_seats_name_is_refused_blaming_nobody() -> None:
-    def zero(message: Message, _: Sequence[Any]) -> Message:
-        return dict(message, body=dict(message["body"], link="11" * 32), sig="00" * 64)
-
-    seen: Outcomes = []
-    resolver = table(3, cheat=inject(2, "chain/open", zero, seen))
-    roll = resolver.resolve(Roll(1, 6)).outcome
-    refused_blaming_nobody(seen)
-    assert all(isinstance(e, Unauthenticated) and "signature" in str(e) for e in seen)
-    assert roll["values"][0] in range(1, 7)
-
-
 RECODINGS: dict[str, Callable[[Message], Message]] = {
-    "upper-case signature": lambda m: dict(m, sig=m["sig"].upper()),
-    "upper-case hex in the body": lambda m: dict(m, body=dict(m["body"], link=m["body"]["link"].upper())),
     "an extra field": lambda m: dict(m, relay="was here"),
     "a field missing": lambda m: {k: v for k, v in m.items() if k != "seen"},
     "the seat as true": lambda m: dict(m, seat=True),
@@ -80,18 +66,18 @@ RECODINGS: dict[str, Callable[[Message], Message]] = {
 
 @pytest.mark.parametrize("recoding", sorted(RECODINGS))
 def test_a_genuine_message_re_encoded_by_a_relay_is_refused_and_blames_nobody(recoding: str) -> None:
-    """Not 'two different messages': the author signed one, and the relay's copy is simply not it."""
+    """Not 'two different messages': the author wrote one, and the relay's copy is not a message at all."""
     seen: Outcomes = []
     resolver = table(3, cheat=inject(1, "chain/open", lambda m, _: RECODINGS[recoding](m), seen))
     resolver.resolve(Roll(1, 6))
     refused_blaming_nobody(seen)
-    assert all(isinstance(e, Unauthenticated) for e in seen)
+    assert all(isinstance(e, MalformedMessage) for e in seen)
 
 
 def test_a_replayed_message_of_an_earlier_draw_is_dropped_and_the_draw_goes_on() -> None:
     resolver = table(3)
     resolver.resolve(Roll(1, 6))
-    old = next(e["msg"] for e in resolver.transcript.entries
+    old = next(e["msg"] for e in resolver.entries
                if "msg" in e and e["msg"]["kind"] == "chain/open")
     seen: Outcomes = []
     resolver.tamper = inject(0, "chain/open", lambda m, _: old, seen)(resolver.participants)
@@ -117,8 +103,8 @@ def test_signed_content_in_upper_case_hex_names_its_author() -> None:
     def upper(participants: Sequence[Any]) -> Tamper:
         def tamper(author: int, message: Message) -> Message:
             if author == 1 and message["kind"] == "chain/open":
-                return participants[1].sign(dict(message, body=dict(message["body"],
-                                                                    link=message["body"]["link"].upper())))
+                return dict(message, body=dict(message["body"],
+                                                                    link=message["body"]["link"].upper()))
             return message
         return tamper
 
@@ -130,30 +116,15 @@ def test_signed_content_in_upper_case_hex_names_its_author() -> None:
 # -- identities ---------------------------------------------------------------------------------------
 
 
-def test_a_hello_whose_key_has_spaces_is_refused_blaming_nobody() -> None:
-    def spaced(message: Message, _: Sequence[Any]) -> Message:
-        return dict(message, body=dict(message["body"], key="    " + message["body"]["key"][4:]))
-
-    seen: Outcomes = []
-    table(3, cheat=inject(1, "hello", spaced, seen))
-    refused_blaming_nobody(seen)
-    assert all("table key" in str(e) for e in seen)
-
-
-def test_a_hello_in_a_seats_name_vouched_for_by_another_identity_is_refused() -> None:
-    """A relay that makes up a table key for seat 2 and signs its own binding for it."""
-    intruder, intruder_key = SigningKey(b"\x07" * 32), SigningKey(b"\x08" * 32)
-
-    def impostor(message: Message, _: Sequence[Any]) -> Message:
-        key = intruder_key.verify_key.encode()
-        binding = intruder.sign(binding_statement(message["table"], 2, key)).signature
-        body = dict(message["body"], key=key.hex(), binding=binding.hex())
-        return sign(dict(message, body=body), intruder_key)
-
-    seen: Outcomes = []
-    table(3, cheat=inject(2, "hello", impostor, seen))
-    refused_blaming_nobody(seen)
-    assert all("not vouched for by that seat's identity" in str(e) for e in seen)
+def test_a_seat_that_says_two_different_hellos_is_caught_equivocating() -> None:
+    """Two chain heads for one seat would let it answer each peer from another chain."""
+    resolver = table(3)
+    hello = next(e["msg"] for e in resolver.entries if "msg" in e and e["msg"]["kind"] == "hello"
+                 and e["msg"]["seat"] == 1)
+    other = dict(hello, body={"head": "5a" * 32})
+    with pytest.raises(CheatDetected, match="equivocation") as caught:
+        resolver.participants[0].record.receive(other)
+    assert caught.value.seat == 1
 
 
 def test_a_fingerprint_is_six_groups_of_base32_and_people_may_type_it_loosely() -> None:
@@ -171,7 +142,7 @@ def test_a_seat_that_signs_two_different_commitments_for_one_seal_is_caught_equi
     """Both commitments are well formed, so each alone would pass; together they cannot both be true."""
     def other(message: Message, participants: Sequence[Any]) -> Message:
         slots = message["body"]["commitments"]
-        return participants[1].sign(dict(message, body={"commitments": {h: "44" * 32 for h in slots}}))
+        return dict(message, body={"commitments": {h: "44" * 32 for h in slots}})
 
     seen: Outcomes = []
     resolver = table(3, cheat=inject(1, "seal/commit", other, seen))
@@ -198,7 +169,7 @@ def test_an_opening_that_signs_another_request_than_its_step_names_its_seat() ->
         def tamper(author: int, message: Message) -> Message:
             if author == 2 and message["kind"] == "chain/open":
                 body = dict(message["body"], request=Roll(2, 6).to_json())
-                return participants[2].sign(dict(message, body=body))
+                return dict(message, body=body)
             return message
         return tamper
 
@@ -251,7 +222,7 @@ def test_after_a_cheat_the_table_takes_no_more_steps() -> None:
     def wrong(participants: Sequence[Any]) -> Tamper:
         def tamper(author: int, message: Message) -> Message:
             if author == 1 and message["kind"] == "chain/open":
-                return participants[1].sign(dict(message, body=dict(message["body"], link="33" * 32)))
+                return dict(message, body=dict(message["body"], link="33" * 32))
             return message
         return tamper
 
@@ -320,23 +291,6 @@ def test_a_refused_deal_spanning_two_piles_leaves_every_pile_as_it_was() -> None
     assert set(resolver.resolve(Deal(((2, ("a.0",)),))).privately[2]) == {"a.0"}
 
 
-def test_table_ids_are_never_reused_and_a_seed_is_bound_to_its_table() -> None:
-    first, second = new_table_id("friday"), new_table_id("friday")
-    assert first != second and first.startswith("friday-")
+def test_a_seed_is_bound_to_its_table() -> None:
     master = b"\x05" * 32
-    assert derive_seed(master, first, 0) != derive_seed(master, second, 0)
-
-
-def test_a_seat_whose_identity_vouches_for_two_table_keys_is_caught_equivocating() -> None:
-    """Its identity signed both bindings: only the seat could have, and it would split the table."""
-    resolver = table(3)
-    second_key = SigningKey(b"\x09" * 32)
-    identity = identities(3)[1]
-    hello = next(e["msg"] for e in resolver.transcript.entries if "msg" in e and e["msg"]["kind"] == "hello"
-                 and e["msg"]["seat"] == 1)
-    key = second_key.verify_key.encode()
-    binding = identity.sign(binding_statement(hello["table"], 1, key)).signature
-    other = sign(dict(hello, body=dict(hello["body"], key=key.hex(), binding=binding.hex())), second_key)
-    with pytest.raises(CheatDetected, match="two table keys") as caught:
-        resolver.participants[0].record.receive(other)
-    assert caught.value.seat == 1
+    assert derive_seed(master, "friday-1", 0) != derive_seed(master, "friday-2", 0)

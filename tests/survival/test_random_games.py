@@ -15,8 +15,6 @@ import pytest
 from atoll import Action, End, State
 from atoll.bots.random_bot import RandomBot
 from atoll.engine import LocalResolver, Match, load, replay, run, save
-from atoll.fair.audit import audit_file
-from atoll.fair.saving import save_fair
 from atoll.plugins.survival import Survival
 from atoll.plugins.survival.board import FIXED_SET
 from atoll.plugins.survival.bot import SurvivalBot
@@ -24,6 +22,7 @@ from atoll.plugins.survival.meta import ANIMALS, POINTS
 from atoll.plugins.survival.obstacles import walls
 from atoll.plugins.survival.state import index_tokens
 from atoll.registry import load_registry
+from tests.fair.helpers import finished
 from tests.fair.helpers import table as fair_table
 from tests.survival.scenario import GAME
 
@@ -95,17 +94,15 @@ def test_a_saved_game_replays_to_the_same_end(tmp_path: Path) -> None:
     assert replayed.state == match.state and replayed.results() == end
 
 
-def test_a_whole_game_at_a_fair_table_rolls_every_die_together_and_audits_clean(tmp_path: Path) -> None:
+def test_a_whole_game_on_the_fair_protocols_rolls_every_die_together_and_re_checks() -> None:
     """S7: at a network table every throw is a roll both seats commit to before either is opened
-    (the fair resolver); a whole game of two Survival bots plays to its end and its log audits clean."""
+    (the fair protocols); a whole game of two Survival bots plays to its end and its record re-checks."""
     match = Match(GAME, GAME.configure(2), fair_table(2, "survival-2"))
     end = run(match, [SurvivalBot(seat) for seat in range(2)])
     assert isinstance(end, End)
-    path = tmp_path / "survival-2.jsonl"
-    save_fair(match, path)
-    report = audit_file(path, GAME)
+    record = finished(match)
     rolls = sum(1 for e in match.events if e.get("request", {}).get("kind") == "roll")
-    assert report.seats == 2 and report.draws == rolls > 0
+    assert record.seats == 2 and record.draws == rolls > 0
 
 
 def test_survival_is_found_through_its_entry_point() -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,6 +22,9 @@ import pytest
 from atoll.fair import group
 from atoll.fair.messages import Message
 from atoll.fair.seat import Participant
+from atoll.net.encoding import fingerprint
+from atoll.table.audit import audit_log
+from tests.table.harness import REGISTRY
 from tests.table.wire import Tamper, cheating_participants, loopback_table, play, rewrite
 
 CHEAT = 1
@@ -54,7 +58,7 @@ def replay_deck_open() -> Tamper:
         if not first:
             first.append(dict(body))
             return [message]
-        return [me.sign(dict(message, body=dict(first[0])))]
+        return [dict(message, body=dict(first[0]))]
 
     return tamper
 
@@ -69,7 +73,7 @@ def replay_chain_link() -> Tamper:
         if not first:
             first.append(message["body"]["link"])
             return [message]
-        return [me.sign(dict(message, body=dict(message["body"], link=first[0])))]
+        return [dict(message, body=dict(message["body"], link=first[0]))]
 
     return tamper
 
@@ -84,7 +88,7 @@ def equivocate() -> Tamper:
     def tamper(me: Participant, message: Message) -> list[Message]:
         if message["kind"] == "seal/commit" and not held:
             commitments = {h: "ab" * 32 for h in message["body"]["commitments"]}
-            held.append(me.sign(dict(message, body={"commitments": commitments})))
+            held.append(dict(message, body={"commitments": commitments}))
             return [message]
         if held and not done[0]:
             done[0] = True
@@ -158,8 +162,8 @@ CHEATS = {
 
 
 @pytest.mark.parametrize("name", sorted(CHEATS))
-def test_a_cheat_sent_over_the_wire_is_caught_and_its_seat_named_by_every_honest_peer(
-    name: str, monkeypatch: pytest.MonkeyPatch
+def test_a_cheat_sent_over_the_wire_is_caught_and_its_seat_named_by_every_honest_peer_and_the_audit(
+    name: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     cheat = CHEATS[name]
 
@@ -177,6 +181,11 @@ def test_a_cheat_sent_over_the_wire_is_caught_and_its_seat_named_by_every_honest
                 assert cheat.says in table.ended
                 assert any(event.blame == seat for event in table.events)
             assert len(wire.heads(honest)) == 1
+            # the audit reads the same verdict from the log alone
+            log = tmp_path / "log.jsonl"
+            log.write_bytes(b"".join(e.to_bytes() + b"\n" for e in wire.host.table.log.entries))
+            report = audit_log(log, REGISTRY.game, fingerprint)
+            assert report.blame == seat and report.cheat is not None and cheat.says in report.cheat
 
     asyncio.run(run())
 

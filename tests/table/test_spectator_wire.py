@@ -30,7 +30,7 @@ from atoll.engine.observation import Observation
 from atoll.fair import group
 from atoll.fair.commitments import salt_for
 from atoll.fair.deck_keys import DeckSecrets
-from atoll.fair.seat import derive_identity, derive_seed
+from atoll.fair.seat import derive_seed
 from atoll.jsondata import canonical
 from atoll.net.encoding import canonical_bytes
 from atoll.net.envelope import seal
@@ -189,7 +189,6 @@ def secrets(wire: WireTable) -> list[Secret]:
         held = {
             "master secret": (table.master.hex(), never),
             "identity key": (peer.key.encode().hex(), never),
-            "table key": (derive_identity(table.master, table.id, seat).encode().hex(), never),
             "seed": (seed.hex(), seeds.get(seat, never)),
         }
         record = table.engine.resolver.me.record

@@ -1,7 +1,7 @@
 """``scripts/bench fair [--json]``: what the mental deck and private rolls cost each peer.
 
 One run, 4 seats and Kariba's 64-card deck (eight of each of eight animals), all in one process,
-every seat with its own copy of the deck (:class:`~atoll.fair.deck_table.DeckTable`). CPU time
+every seat with its own copy of the deck (:class:`~atoll_tools.deck_table.DeckTable`). CPU time
 (``time.process_time``) is charged to the copy whose method ran, so each figure is one peer's:
 
 - ``setup_ms_per_peer``: the whole set-up of the slowest peer: building the deck, its own shuffle and
@@ -21,7 +21,8 @@ Private rolls (dice under a cup, as in Liar's Dice): 6 seats with 5 dice each, f
 and one round of chain openings each) and the cups lifted at the end (every seat opens its 30
 secrets to everyone); every seat checks every message. ``cup_round_ms_per_peer`` is the CPU time of
 one round charged to the slowest peer (each seat's :class:`~atoll.fair.seat.Participant` is timed
-on its own calls), ``cup_round_messages`` the signed messages of a round.
+on its own calls), ``cup_round_messages`` the messages of a round. This is the step machines' own work:
+at a table each message also costs the check of its seat's envelope signature (``scripts/bench net``).
 """
 
 from __future__ import annotations
@@ -40,12 +41,11 @@ from typing import Any, TextIO, TypeVar
 from atoll.chance import Reveal, Roll
 from atoll.fair import group
 from atoll.fair.deck import DeckSpec, MentalDeck, Message
-from atoll.fair.deck_table import DeckTable
-from atoll.fair.identity import identity_signer
-from atoll.fair.resolver import FairResolver, local_identity
+from atoll.fair.history import StepRecord
 from atoll.fair.seat import Participant
-from atoll.fair.transcript import StepRecord
 from atoll.jsondata import JSON
+from atoll_tools.deck_table import DeckTable
+from atoll_tools.fair_relay import FairResolver, local_identity
 
 SEATS = 4
 #: Kariba's deck (rule K1): 64 cards, eight of each of the eight animals.
@@ -194,9 +194,9 @@ class TimedParticipant(Participant):
         self.cpu += spent
         return out
 
-    def receive(self, message: JSON, *, enveloped: bool = False) -> list[Any]:
+    def receive(self, message: JSON) -> list[Any]:
         """Time :meth:`Participant.receive`."""
-        out, spent = cpu(partial(super().receive, message, enveloped=enveloped))
+        out, spent = cpu(partial(super().receive, message))
         self.cpu += spent
         return out
 
@@ -205,11 +205,11 @@ def measure_cups(masters: Sequence[bytes]) -> dict[str, float]:
     """:data:`CUP_ROUNDS` rounds of Liar's Dice chance at 6 seats x 5 dice; per-peer CPU in ms."""
     keys = [local_identity(m) for m in masters]
     public = [k.verify_key.encode() for k in keys]
-    seats = [TimedParticipant(s, "bench-cups", CUP_SEATS, masters[s], identities=public,
-                              bind=identity_signer(keys[s])) for s in range(CUP_SEATS)]
+    seats = [TimedParticipant(s, "bench-cups", CUP_SEATS, masters[s], identities=public)
+             for s in range(CUP_SEATS)]
     resolver = FairResolver(CUP_SEATS, "bench-cups", participants=seats)
     before = [s.cpu for s in seats]
-    messages = len(resolver.transcript.entries)
+    messages = len(resolver.entries)
     for round_ in range(CUP_ROUNDS):
         cups = [Roll(CUP_DICE, 6, to=seat, cup=f"r{round_}s{seat}") for seat in range(CUP_SEATS)]
         for cup in cups:
@@ -217,7 +217,7 @@ def measure_cups(masters: Sequence[bytes]) -> dict[str, float]:
         lifted = resolver.resolve(Reveal(tuple(h for cup in cups for h in cup.handles())))
         assert len(lifted.outcome["faces"]) == CUP_SEATS * CUP_DICE
     spent = [s.cpu - b for s, b in zip(seats, before, strict=True)]
-    entries = resolver.transcript.entries[messages:]
+    entries = resolver.entries[messages:]
     return {
         "cup_round_ms_per_peer": 1e3 * max(spent) / CUP_ROUNDS,
         "cup_round_ms_mean_per_peer": 1e3 * sum(spent) / CUP_SEATS / CUP_ROUNDS,

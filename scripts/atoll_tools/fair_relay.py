@@ -1,17 +1,19 @@
-"""The fair resolver: the engine's chance requests fulfilled by the fair protocols, all seats in one process.
+"""The fair protocols' step machines, all seats in one process, relayed without a table: a dev tool.
 
-:class:`FairResolver` holds one :class:`~atoll.fair.seat.Participant` per seat and plays the part
-the network plays on a real table: it announces each step to every participant, delivers every
-message to every participant (each checks it against its own record and may answer), and records
-the step and every message in a :class:`~atoll.fair.transcript.Transcript`; a message a participant
-refuses without blame (unauthenticated, replayed, out of place) is dropped, as a live peer would.
-A roll or a pick is one
-round of hash-chain openings; a shuffle, a deal and a reveal of cards run the mental deck; a sealed
-decision commits, and an action showing hidden things runs a ``prove`` step. When no message is
-left to deliver and a step still waits for a seat, the deadline has passed: the other seats
-witness it and the late seat forfeits (:class:`~atoll.fair.abort.SeatForfeited`). Call
-:meth:`FairResolver.finish` when the game is over: every seat opens its seed and every record
-re-checks the whole game against it.
+:class:`FairResolver` holds one :class:`~atoll.fair.seat.Participant` per seat and plays the part the
+table plays in a real game: it announces each step to every participant, delivers every message to
+every participant (each checks it against its own record and may answer), and keeps every step and
+accepted message in :attr:`FairResolver.entries`; a message a participant refuses without blame
+(malformed, replayed, out of place) is dropped, as a live peer would. When no message is left to
+deliver and a step still waits for a seat, the deadline has passed: the other seats witness it and
+the late seat forfeits (:class:`SeatForfeited`), or with too few witnesses the table is aborted
+(:class:`TableAborted`). :meth:`FairResolver.finish` opens every seed and re-checks the game.
+
+It is not part of atoll: a game is played fairly only at a table, whose log is the one signed record
+(docs/decisions/0010-one-signed-record.md). Its messages carry no signature, so it exists to test and
+measure the step machines below the table: a ``tamper`` plays a cheating seat (what modified software
+could write) exactly where the table would seal it in that seat's envelope. :func:`replay` re-checks
+its entries with a fresh record, as a peer restoring its log does.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import contextlib
 import os
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from nacl.signing import SigningKey
 
@@ -27,20 +30,39 @@ from atoll.chance import Deal, Request, Roll
 from atoll.engine.resolver import Resolution
 from atoll.errors import CheatDetected, ProtocolViolation
 from atoll.fair import steps
-from atoll.fair.abort import Evidence, SeatForfeited, TableAborted
 from atoll.fair.hashing import hash_bytes
-from atoll.fair.identity import identity_signer
+from atoll.fair.history import StepRecord
 from atoll.fair.messages import Message
 from atoll.fair.randomness import CHAIN_LENGTH
 from atoll.fair.record import Record
 from atoll.fair.referee import Referee
 from atoll.fair.seat import Participant
-from atoll.fair.transcript import Transcript
 from atoll.jsondata import JSON, canonical
 
 #: Rewrites (or, returning ``None``, withholds) a message a seat sends: plays a cheating seat or a
 #: hostile relay in tests.
 Tamper = Callable[[int, Message], Message | None]
+
+#: One step announced (``{"step": ...}``) or one message accepted (``{"msg": ...}``), in order.
+Entry = dict[str, Any]
+
+
+class SeatForfeited(CheatDetected):
+    """A seat withheld a message past the deadline, as every other seat (two or more) witnessed; it
+    forfeits, and ``witnesses`` holds their messages."""
+
+    def __init__(self, seat: int, message: str, witnesses: tuple[Message, ...]) -> None:
+        super().__init__(seat, message)
+        self.witnesses = witnesses
+
+
+class TableAborted(ProtocolViolation):
+    """The table stopped at a timeout that cannot be pinned on one seat: only one other seat
+    witnessed it (a table of two), or not every other seat did. Nobody is blamed."""
+
+    def __init__(self, missing: int, message: str) -> None:
+        super().__init__(f"aborted, not attributable: {message}")
+        self.missing = missing
 
 
 def local_identity(master: bytes) -> SigningKey:
@@ -53,7 +75,7 @@ class FairResolver:
 
     :param seats: the number of seats at the table.
     :param table_id: the table's id, bound into every hash and message; never used for two tables
-        (:func:`atoll.fair.identity.new_table_id`).
+        (a fresh one per table).
     :param seeds: each seat's master secret (32+ bytes, fresh per table); from ``os.urandom`` when
         ``None``.
     :param identities: each seat's long-term identity key (the table layer's); a stand-in derived
@@ -83,14 +105,16 @@ class FairResolver:
                 raise ValueError(f"{len(masters)} seeds for {seats} seats")
             keys = list(identities) if identities is not None else [local_identity(m) for m in masters]
             public = [k.verify_key.encode() for k in keys]
-            participants = [Participant(s, table_id, seats, masters[s], chain_length, identities=public,
-                                        bind=identity_signer(keys[s])) for s in range(seats)]
+            participants = [Participant(s, table_id, seats, masters[s], chain_length, identities=public)
+                            for s in range(seats)]
         if [p.seat for p in participants] != list(range(seats)):
             raise ValueError("one participant per seat, in seat order")
         self.seats = seats
         self.table = table_id
         self.participants = list(participants)
-        self.transcript = Transcript(table_id, seats, chain_length, self.participants[0].record.identities)
+        self.chain_length = chain_length
+        self.entries: list[Entry] = []
+        """Every step announced and every message accepted, in order (:func:`replay` re-checks them)."""
         self.finished = False
         self.tamper = tamper
         self.referee = referee
@@ -164,7 +188,7 @@ class FairResolver:
         for participant in self.participants:
             # every record holds the same public state, so a refused step is refused by the first
             queue.extend(participant.begin(step))
-        self.transcript.add_step(step)
+        self.entries.append({"step": step})
         self._drain(queue)
         if not self._record.complete():
             self._timeout(self._record.late()[0])
@@ -189,7 +213,7 @@ class FairResolver:
             try:
                 replies = first.receive(message)
             except CheatDetected:
-                self.transcript.add_message(message)  # validly signed: the audit must find it too
+                self.entries.append({"msg": message})  # its seat wrote it: a replay must find it too
                 for participant in rest:  # every peer sees the cheat and stops
                     with contextlib.suppress(CheatDetected):
                         participant.receive(message)
@@ -197,7 +221,7 @@ class FairResolver:
             except ProtocolViolation as exc:
                 self.dropped.append((message, str(exc)))
                 continue
-            self.transcript.add_message(message)
+            self.entries.append({"msg": message})
             queue.extend(replies)
             for participant in rest:
                 queue.extend(participant.receive(message))
@@ -209,19 +233,18 @@ class FairResolver:
         queue: deque[Message] = deque()
         for participant in self.participants:
             queue.extend(participant.begin(step))
-        self.transcript.add_step(step)
+        self.entries.append({"step": step})
         self._drain(queue)
-        witnesses = tuple(e["msg"] for e in self.transcript.entries[self._last_step():] if "msg" in e)
-        evidence = Evidence(step, witnesses)
+        witnesses = tuple(e["msg"] for e in self.entries[self._last_step():] if "msg" in e)
         what = f"sent nothing for step {late['n']} ({late['step']}) before the deadline"
         if self._record.forfeited is not None:
-            raise SeatForfeited(seat, f"{what}, as seats {sorted(m['seat'] for m in witnesses)} signed",
-                                evidence)
+            raise SeatForfeited(seat, f"{what}, as seats {sorted(m['seat'] for m in witnesses)} witnessed",
+                                witnesses)
         raise TableAborted(seat, f"seat {seat} {what}, but only seats "
-                                 f"{sorted(m['seat'] for m in witnesses)} say so", evidence)
+                                 f"{sorted(m['seat'] for m in witnesses)} say so")
 
     def _last_step(self) -> int:
-        return max(i for i, e in enumerate(self.transcript.entries) if "step" in e)
+        return max(i for i, e in enumerate(self.entries) if "step" in e)
 
     # -- sealed choices --------------------------------------------------------------------
 
@@ -241,3 +264,62 @@ class FairResolver:
                 self._judged.add(index)
                 self.referee(seat, handles, faces)
 
+
+class Damaged(ProtocolViolation):
+    """Entries that are not a record of a game: a step that cannot follow, a message out of place, or
+    a record cut short. Nobody is blamed."""
+
+
+Outcomes = list[tuple[StepRecord, dict[str, JSON]]]
+
+
+def replay(resolver: FairResolver, entries: list[Entry] | None = None) -> tuple[Record, Outcomes]:
+    """Re-check ``entries`` (the resolver's own by default) with a fresh record of its table; return
+    the record and each completed step's outcome. Raises :class:`Damaged` (nobody blamed),
+    :class:`~atoll.errors.CheatDetected` naming the first seat whose content does not check (a
+    forfeit included), or :class:`TableAborted`."""
+    first = resolver.participants[0].record
+    record = Record(resolver.table, resolver.seats, resolver.chain_length, identities=first.identities)
+    outcomes: Outcomes = []
+    entries = resolver.entries if entries is None else entries
+    for at, entry in enumerate(entries):
+        if "step" in entry:
+            if record.n >= 0 and record.complete():
+                outcomes.append((record.step, record.result or {}))
+            try:
+                record.begin(entry["step"])
+            except ProtocolViolation as exc:
+                raise Damaged(f"entry {at}: step {entry['step'].get('n')} cannot follow: {exc}") from exc
+            continue
+        try:
+            record.receive(entry["msg"])
+        except CheatDetected:
+            if at != len(entries) - 1:
+                raise Damaged(f"entry {at + 1}: the table stops at a cheat here, yet goes on") from None
+            raise
+        except ProtocolViolation as exc:
+            raise Damaged(f"entry {at}: a message out of place: {exc}") from exc
+    if record.n >= 0 and record.complete():
+        outcomes.append((record.step, record.result or {}))
+    _check_end(record)
+    return record, outcomes
+
+
+def _check_end(record: Record) -> None:
+    """How the entries end: the seeds opened, a forfeit, an abort, or cut short."""
+    witnesses = [s for s in record.active() if s != record.step.get("missing")]
+    if record.forfeited is not None:
+        late = record.step["late"]
+        raise CheatDetected(record.forfeited, f"forfeited: seats {witnesses} each witnessed that its "
+                                              f"message for step {late} had not reached them in time")
+    if record.step.get("step") == "timeout":
+        late, missing = record.step["late"], record.step["missing"]
+        signed = sorted(seat for seat in witnesses if (seat, "witness") not in record.owed())
+        raise TableAborted(missing, f"the table stopped at step {late}, waiting for seat {missing}; only "
+                                    f"seats {signed} witnessed that (a seat's word against another's)")
+    if record.owed():
+        seat, kind = record.owed()[0]
+        raise Damaged(f"the entries end while step {record.n} ({record.step['step']}) still waits for seat "
+                      f"{seat}'s {kind!r} message, with no timeout: they were cut short")
+    if not record.finished:
+        raise Damaged("the entries end before the seeds were opened")
