@@ -6,6 +6,7 @@ that must catch it (or the playout, which every check rests on).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 
 import pytest
@@ -18,6 +19,7 @@ from atoll.testing import (
     check_determinism,
     check_game,
     check_hidden_faces,
+    check_hidden_inputs,
     check_illegal_actions,
     check_json,
     check_no_mutation,
@@ -34,6 +36,42 @@ def two_seats(game: HighCard) -> Config:
 
 
 # -- broken games ----------------------------------------------------------------
+
+
+class DrawsAWideBoard(HighCard):
+    """Draws its table 200 columns wide."""
+
+    def render(self, view: Mapping[str, JSON]) -> Fragments:
+        return [*super().render(view), ("", "=" * 200 + "\n")]
+
+
+class ShufflesWithTheGlobalRandomState(HighCard):
+    """Decides who starts with Python's global random state."""
+
+    def setup(self, config: Config) -> State:
+        return {**super().setup(config), "turn": random.randrange(config.seats)}
+
+
+class KeepsADeckOrderOfItsOwn(HighCard):
+    """Stores a deck order drawn from a seeded random.Random of its own in the public state."""
+
+    def setup(self, config: Config) -> State:
+        order = list(range(10))
+        random.Random(0).shuffle(order)
+        return {**super().setup(config), "order": order}
+
+
+class CountsGamesAtFourSeats(HighCard):
+    """Remembers earlier games only at four seats, so only that seat count plays differently twice."""
+
+    def __init__(self) -> None:
+        self.games = 0
+
+    def setup(self, config: Config) -> State:
+        if config.seats == 4:
+            self.games += 1
+            return {**super().setup(config), "game": self.games}
+        return super().setup(config)
 
 
 class ChangesTheStateItIsGiven(HighCard):
@@ -245,7 +283,7 @@ def test_unknown_check_names_are_refused() -> None:
 
 def test_every_check_is_listed() -> None:
     assert list(CHECKS) == ["json", "no-mutation", "public-replay", "hidden-faces", "action-texts",
-                            "illegal-actions", "render", "determinism"]
+                            "illegal-actions", "render", "determinism", "hidden-inputs"]
 
 
 # -- each check fails its broken game ------------------------------------------------
@@ -321,6 +359,45 @@ def test_a_game_that_remembers_earlier_games_fails_determinism() -> None:
     game = RemembersEarlierGames()
     with pytest.raises(ConformanceError, match=r"\[determinism\].*\['game'\]: 1 vs 2"):
         check_determinism(play(game, two_seats(game)))
+
+
+def test_a_board_wider_than_eighty_columns_fails_render_with_the_width_found() -> None:
+    game = DrawsAWideBoard()
+    wide = r"\[render\].*seat 0's board is 2\d\d columns wide, over the 80"
+    with pytest.raises(ConformanceError, match=wide):
+        check_render(play(game, two_seats(game)))
+
+
+def test_a_rule_that_draws_from_the_global_random_state_fails_hidden_inputs() -> None:
+    game = ShufflesWithTheGlobalRandomState()
+    with pytest.raises(ConformanceError, match=r"\[hidden-inputs\].*setup\(\) drew a random number through "
+                       r"random.randrange.*chance request"):
+        check_hidden_inputs(play(game, two_seats(game)))
+
+
+def test_a_deck_order_from_a_seeded_random_of_the_games_own_fails_hidden_inputs() -> None:
+    """Deterministic, so the determinism check passes it; still no seat could check that deal."""
+    game = KeepsADeckOrderOfItsOwn()
+    playout = play(game, two_seats(game))
+    check_determinism(playout)
+    with pytest.raises(ConformanceError, match=r"\[hidden-inputs\].*setup\(\) drew.*a Random of its own"):
+        check_hidden_inputs(playout)
+
+
+def test_the_kit_puts_pythons_random_back_as_it_was() -> None:
+    game = KeepsADeckOrderOfItsOwn()
+    before = random.getstate()
+    with pytest.raises(ConformanceError):
+        check_hidden_inputs(play(game, two_seats(game)))
+    assert random.getstate() == before
+    assert "random" not in vars(random.Random) and random.Random(3).random() == random.Random(3).random()
+
+
+def test_a_game_nondeterministic_only_at_four_seats_is_caught_at_four_seats() -> None:
+    game = CountsGamesAtFourSeats()
+    check_game(game, seats=[2, 3], playouts=1, checks=["determinism"])
+    with pytest.raises(ConformanceError, match=r"\[determinism\] highcard \(standard, 4 seats"):
+        check_game(game, playouts=1, checks=["determinism"])
 
 
 def test_a_float_in_the_state_fails_json() -> None:

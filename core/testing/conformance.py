@@ -26,9 +26,12 @@ from __future__ import annotations
 import copy
 import functools
 import json
+import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
+
+from prompt_toolkit.utils import get_cwidth
 
 from atoll.bots.random_bot import RandomBot
 from atoll.chance import Request, Roll, Shuffle, request_from_json
@@ -39,12 +42,16 @@ from atoll.engine.save import ReplayResolver
 from atoll.errors import AtollError, CheatDetected, IllegalAction, MalformedInput, ProtocolViolation
 from atoll.game import Game
 from atoll.jsondata import JSON, canonical, clone, roundtrip
+from atoll.testing.inputs import HiddenInput, tripwires, watched
 from atoll.types import Action, Chance, Config, Decision, End, Knowledge, Results, State, Step
 
 #: A playout that takes more steps (decisions and chance events) than this has not ended.
 DEFAULT_MAX_STEPS = 20_000
 #: The errors a refused action may raise: anything else is a crash, not a refusal.
 REFUSALS = (IllegalAction, MalformedInput, ProtocolViolation, CheatDetected)
+
+#: Columns a board may take at most: the client draws it whole on an 80x24 terminal.
+BOARD_COLUMNS = 80
 
 # How many moments of a playout the costlier checks look at (spread evenly, first and last included).
 _ILLEGAL_MOMENTS = 8
@@ -214,33 +221,59 @@ def _check_results(results: Results, config: Config, index: int, fail: Fail) -> 
 def check_determinism(playout: Playout) -> None:
     """The same seed gives the same game: the same public log and the same state at every step,
     played a second time on the same game instance (a game must not remember earlier games)."""
-    match = Match(playout.game, playout.config, LocalResolver(playout.seed))
+    _replay(playout, playout.game, "determinism", "")
+
+
+def check_hidden_inputs(playout: Playout) -> None:
+    """Rules have no hidden inputs: played again from the same seed on an unused copy of the game, with
+    Python's global random state reseeded in between, no rule draws from ``random`` (the global state
+    or a ``random.Random`` of its own) or ``os.urandom``, and the game is the same step for step (a
+    game whose rules read the clock, or a counter kept outside the state, differs here)."""
+    game = watched(playout.fresh_game())
+    disturbed = random.getstate()
+    random.seed(f"atoll kit {playout.seed}")  # a rule that draws from the global state draws other numbers
+    try:
+        with tripwires():
+            _replay(playout, game, "hidden-inputs",
+                    " with Python's global random state reseeded: a rule reads the clock or state kept "
+                    "outside the game state; give it to the rules through the state or a chance request")
+    except HiddenInput as exc:
+        raise playout.fail("hidden-inputs", f"{exc}: rules may have no hidden inputs; draw dice, picks "
+                           "and card orders through a chance request (Roll, Pick, Shuffle, Deal), which "
+                           "the local resolver seeds and a table draws fairly") from None
+    finally:
+        random.setstate(disturbed)
+
+
+def _replay(playout: Playout, game: Game, check: str, why: str) -> None:
+    """Play ``playout``'s seed again on ``game`` and fail ``check`` (saying ``why``) where it differs."""
+    match = Match(game, playout.config, LocalResolver(playout.seed))
     bots = _bots(playout.config, playout.seed)
     for m in playout.moments:
         if _differ(match.state, m.state):
-            raise playout.fail("determinism", "the state differs from the first playout with the same "
-                               f"seed: {_difference(m.state, match.state)}", m.index)
+            raise playout.fail(check, "the state differs from the first playout with the same "
+                               f"seed{why}: {_difference(m.state, match.state)}", m.index)
         try:
             step = match.step()
             if m.event is None:
                 if not isinstance(step, End):
-                    raise playout.fail("determinism", "the first playout with the same seed ended here; "
-                                       "the second goes on", m.index)
+                    raise playout.fail(check, "the first playout with the same seed ended here; "
+                                       f"the second goes on{why}", m.index)
                 return
             if isinstance(step, Decision):
                 match.act(step.seat, _choose(bots, match, step, match.legal_actions(step.seat)))
             elif isinstance(step, Chance):
                 match.advance()
             else:
-                raise playout.fail("determinism", "the second playout with the same seed ends here; the "
-                                   "first went on", m.index)
-        except ConformanceError:
+                raise playout.fail(check, "the second playout with the same seed ends here; the "
+                                   f"first went on{why}", m.index)
+        except (ConformanceError, HiddenInput):
             raise
         except Exception as exc:
-            raise playout.fail("determinism", f"the second playout with the same seed failed: {exc!r}",
+            raise playout.fail(check, f"the second playout with the same seed failed: {exc!r}",
                                m.index) from exc
         if match.events[-1] != m.event:
-            raise playout.fail("determinism", f"the log differs: {_short(m.event)} the first time, "
+            raise playout.fail(check, f"the log differs{why}: {_short(m.event)} the first time, "
                                f"{_short(match.events[-1])} the second", m.index)
 
 
@@ -699,13 +732,18 @@ def _check_drawing(playout: Playout, m: Moment, viewer: int | None) -> None:
     if not isinstance(fragments, list):
         raise playout.fail("render", f"render of {who}'s view gave a {type(fragments).__name__}, "
                            "not a list of (style, text) pairs", m.index)
-    if _plain_fragments(fragments):
-        return
-    for fragment in fragments:
-        if not (isinstance(fragment, tuple) and len(fragment) == 2
-                and all(isinstance(part, str) for part in fragment)):
-            raise playout.fail("render", f"render of {who}'s view has the fragment {fragment!r}; "
-                               "each must be a (style, text) pair of strings", m.index)
+    if not _plain_fragments(fragments):
+        for fragment in fragments:
+            if not (isinstance(fragment, tuple) and len(fragment) == 2
+                    and all(isinstance(part, str) for part in fragment)):
+                raise playout.fail("render", f"render of {who}'s view has the fragment {fragment!r}; "
+                                   "each must be a (style, text) pair of strings", m.index)
+    text = "".join(part for _, part in fragments)
+    widest = max(text.split("\n"), key=get_cwidth)
+    if get_cwidth(widest) > BOARD_COLUMNS:
+        raise playout.fail("render", f"{who}'s board is {get_cwidth(widest)} columns wide, over the "
+                           f"{BOARD_COLUMNS} an 80x24 terminal shows (the line {_short(widest, 60)}); "
+                           "wrap it or draw it narrower", m.index)
 
 
 def _plain_fragments(fragments: Sequence[Any]) -> bool:
@@ -730,6 +768,7 @@ CHECKS: Mapping[str, Check] = {
     "illegal-actions": check_illegal_actions,
     "render": check_render,
     "determinism": check_determinism,
+    "hidden-inputs": check_hidden_inputs,
 }
 
 
