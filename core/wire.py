@@ -234,8 +234,8 @@ class NeedFrame(TypedDict):
 
 class Step(StrEnum):
     """A step of the fair protocols (a fair message's ``step``), announced by every peer alike from
-    the game log (:mod:`atoll.fair.steps`). The messages each step waits for are listed in
-    :mod:`atoll.fair.record`."""
+    the game log (:mod:`atoll.fair.steps.announce`). The messages each step waits for are listed in
+    :mod:`atoll.fair.steps.record`."""
 
     SETUP = "setup"
     CHAIN = "chain"
@@ -278,6 +278,6 @@ class FairKind(StrEnum):
     """A seat's secret seed, opened at the end."""
 
 
-#: Every field of a fair message (:mod:`atoll.fair.messages`). It carries no signature of its own: the
+#: Every field of a fair message (:mod:`atoll.fair.steps.messages`). It carries no signature of its own: the
 #: seat's identity signs the ``fair`` envelope around it, and only that envelope authenticates it.
 FAIR_FIELDS = ("v", "table", "n", "step", "seat", "kind", "seen", "body")

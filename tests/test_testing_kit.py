@@ -46,10 +46,10 @@ class DrawsAWideBoard(HighCard):
 
 
 class ShufflesWithTheGlobalRandomState(HighCard):
-    """Decides who starts with Python's global random state."""
+    """Draws a lucky number for the table from Python's global random state."""
 
     def setup(self, config: Config) -> State:
-        return {**super().setup(config), "turn": random.randrange(config.seats)}
+        return {**super().setup(config), "luck": random.randrange(6)}
 
 
 class KeepsADeckOrderOfItsOwn(HighCard):

@@ -16,9 +16,9 @@ from typing import Any
 
 from atoll.engine.match import Match
 from atoll.errors import ProtocolViolation
-from atoll.fair.messages import Message
-from atoll.fair.referee import match_referee
-from atoll.fair.seat import Participant
+from atoll.fair.steps.messages import Message
+from atoll.fair.steps.referee import match_referee
+from atoll.fair.steps.seat import Participant
 from atoll.game import Game
 from atoll.jsondata import JSON
 from atoll.table.resolver import NetResolver, Pending

@@ -15,13 +15,13 @@ from collections.abc import Callable, Mapping, Sequence
 from atoll.chance import Deal, Request, Roll
 from atoll.engine.resolver import Resolution
 from atoll.errors import ProtocolViolation
-from atoll.fair import steps
-from atoll.fair.history import StepRecord
-from atoll.fair.messages import Message
-from atoll.fair.randomness import CHAIN_LENGTH
-from atoll.fair.record import Record
-from atoll.fair.referee import Referee
-from atoll.fair.seat import Participant
+from atoll.fair.primitives.randomness import CHAIN_LENGTH
+from atoll.fair.steps import announce as steps
+from atoll.fair.steps.history import StepRecord
+from atoll.fair.steps.messages import Message
+from atoll.fair.steps.record import Record
+from atoll.fair.steps.referee import Referee
+from atoll.fair.steps.seat import Participant
 from atoll.jsondata import JSON, canonical, same
 
 

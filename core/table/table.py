@@ -17,7 +17,7 @@ a standby address (other than the host) takes over: it logs a ``host`` entry, si
 entry by itself, and signs every entry after it; everyone else reconnects to its standby address.
 Nobody's secrets move: the new host carries on from its own copy of the log.
 
-A timeout follows the fair layer's rule (:mod:`atoll.fair.record`): the host states it, every other
+A timeout follows the fair layer's rule (:mod:`atoll.fair.steps.record`): the host states it, every other
 seat witnesses it with a signed ``witness``; with two or more witnesses the late seat forfeits (it is
 named, with the witnesses as evidence), with fewer (a table of two, or a witness that never came)
 the table is aborted and nobody is blamed. While a timeout is open nothing else enters the game.
@@ -37,7 +37,7 @@ from typing import Any
 from nacl.signing import SigningKey
 
 from atoll.errors import AtollError, CheatDetected
-from atoll.fair.seat import Participant
+from atoll.fair.steps.seat import Participant
 from atoll.game import Game
 from atoll.jsondata import canonical
 from atoll.net.envelope import Envelope, check_size, seal

@@ -1,6 +1,6 @@
 """Re-check a whole mental deck from its transcript alone, and name the first seat whose step fails.
 
-The auditor is a spectator's :class:`~atoll.fair.deck.MentalDeck` fed every message in order: it
+The auditor is a spectator's :class:`~atoll.fair.deck.machine.MentalDeck` fed every message in order: it
 checks each shuffle proof, lock proof, card point and published key as a live peer would and, for
 every seat whose seed is opened, re-derives the seat's keys and permutation and re-checks every step
 it took. The first message that does not check raises :class:`~atoll.errors.CheatDetected` naming its
@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from atoll.errors import ProtocolViolation
-from atoll.fair.deck import KIND_OPEN, DeckSpec, MentalDeck, Message, Targets
+from atoll.fair.deck.machine import KIND_OPEN, DeckSpec, MentalDeck, Message, Targets
 from atoll.jsondata import JSON
 
 

@@ -1,6 +1,6 @@
 """N seats' copies of one mental deck in one process, wired together: for local play, tests and benchmarks.
 
-:class:`DeckTable` gives every seat its own :class:`~atoll.fair.deck.MentalDeck` (with its own seed)
+:class:`DeckTable` gives every seat its own :class:`~atoll.fair.deck.machine.MentalDeck` (with its own seed)
 and, optionally, a spectator copy; it delivers each message to every other copy, in order, and keeps
 the transcript. It is the in-process stand-in for a network table: the seats share nothing but the
 messages. ``tamper`` (tests only) may rewrite a seat's outgoing messages, to play a cheating seat.
@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Sequence
 
-from atoll.fair.deck import DeckSpec, MentalDeck, Message, Targets
+from atoll.fair.deck.machine import DeckSpec, MentalDeck, Message, Targets
 from atoll.jsondata import JSON
 
 #: Rewrites a message a seat sends (``seat, message -> message``); used to play a cheater in tests.

@@ -1,6 +1,6 @@
 """The fair protocols' step machines, all seats in one process, relayed without a table: a dev tool.
 
-:class:`FairResolver` holds one :class:`~atoll.fair.seat.Participant` per seat and plays the part the
+:class:`FairResolver` holds one :class:`~atoll.fair.steps.seat.Participant` per seat and plays the part the
 table plays in a real game: it announces each step to every participant, delivers every message to
 every participant (each checks it against its own record and may answer), and keeps every step and
 accepted message in :attr:`FairResolver.entries`; a message a participant refuses without blame
@@ -29,14 +29,14 @@ from nacl.signing import SigningKey
 from atoll.chance import Deal, Request, Roll
 from atoll.engine.resolver import Resolution
 from atoll.errors import CheatDetected, ProtocolViolation
-from atoll.fair import steps
-from atoll.fair.hashing import hash_bytes
-from atoll.fair.history import StepRecord
-from atoll.fair.messages import Message
-from atoll.fair.randomness import CHAIN_LENGTH
-from atoll.fair.record import Record
-from atoll.fair.referee import Referee
-from atoll.fair.seat import Participant
+from atoll.fair.primitives.hashing import hash_bytes
+from atoll.fair.primitives.randomness import CHAIN_LENGTH
+from atoll.fair.steps import announce as steps
+from atoll.fair.steps.history import StepRecord
+from atoll.fair.steps.messages import Message
+from atoll.fair.steps.record import Record
+from atoll.fair.steps.referee import Referee
+from atoll.fair.steps.seat import Participant
 from atoll.jsondata import JSON, canonical
 
 #: Rewrites (or, returning ``None``, withholds) a message a seat sends: plays a cheating seat or a
@@ -84,7 +84,7 @@ class FairResolver:
     :param tamper: rewrites or withholds each message a seat sends before anyone sees it (tests
         play a cheating seat or a hostile relay with it).
     :param referee: checks each sealed decision against the rules once its values are open
-        (:func:`atoll.fair.referee.match_referee`); without one, only the audit checks them.
+        (:func:`atoll.fair.steps.referee.match_referee`); without one, only the audit checks them.
     """
 
     def __init__(

@@ -15,9 +15,9 @@ from atoll_tools.fair_relay import FairResolver, Tamper, replay
 from nacl.signing import SigningKey
 
 from atoll.engine import Match
-from atoll.fair.messages import Message
-from atoll.fair.record import Record
-from atoll.fair.seat import Participant
+from atoll.fair.steps.messages import Message
+from atoll.fair.steps.record import Record
+from atoll.fair.steps.seat import Participant
 
 TABLE = "test-table"
 

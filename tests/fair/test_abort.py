@@ -9,7 +9,7 @@ from atoll_tools.fair_relay import SeatForfeited, TableAborted, Tamper, replay
 
 from atoll.chance import Deal, Reveal, Roll, Shuffle
 from atoll.errors import CheatDetected, ProtocolViolation
-from atoll.fair.messages import Message
+from atoll.fair.steps.messages import Message
 from tests.fair.helpers import rewrite, table, withhold
 
 

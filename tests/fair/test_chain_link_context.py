@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from atoll.fair.hashing import hash_hex, make_context
-from atoll.fair.randomness import link_below, link_context_text
+from atoll.fair.primitives.hashing import hash_hex, make_context
+from atoll.fair.primitives.randomness import link_below, link_context_text
 from atoll.jsondata import canonical
 
 TABLES = ["bench-0123456789abcdef", 'a "quoted" \\ table', "t\u00fcr \u20ac \U0001f600", "tab\tnew\nline\x00"]

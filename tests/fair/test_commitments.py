@@ -6,7 +6,7 @@ import pytest
 
 from atoll.chance import Reveal
 from atoll.errors import CheatDetected, ProtocolViolation
-from atoll.fair.commitments import CommitmentBook, SealBox, commitment, salt_for
+from atoll.fair.primitives.commitments import CommitmentBook, SealBox, commitment, salt_for
 from tests.fair.helpers import TABLE, rewrite, table
 
 SECRET = bytes(range(32))

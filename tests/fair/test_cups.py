@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 
 from atoll.chance import Reveal, Roll
 from atoll.errors import CheatDetected, ProtocolViolation
-from atoll.fair import steps
-from atoll.fair.cups import die_commitment, die_secret, die_value
+from atoll.fair.steps import announce as steps
+from atoll.fair.steps.cups import die_commitment, die_secret, die_value
 from tests.fair.helpers import TABLE, Cheat, rewrite, table, withhold
 
 CUP = Roll(5, 6, to=1, cup="c1")

@@ -1,4 +1,4 @@
-"""The mental deck (atoll.fair.deck): shuffle, lock, deal, reveal, peek, leave and the seed audit."""
+"""The mental deck (atoll.fair.deck.machine): shuffle, lock, deal, reveal, peek, leave and the seed audit."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from atoll_tools.deck_audit import audit_deck
 from atoll_tools.deck_table import DeckTable
 
 from atoll.errors import ProtocolViolation
-from atoll.fair.deck import DeckSpec, MentalDeck, Phase
+from atoll.fair.deck.machine import DeckSpec, MentalDeck, Phase
 
 FACES = ("ant", "bee", "cat", "dog", "eel", "fox", "gnu", "hen")
 

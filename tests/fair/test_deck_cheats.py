@@ -12,9 +12,9 @@ from atoll_tools.deck_audit import audit_deck
 from atoll_tools.deck_table import DeckTable
 
 from atoll.errors import CheatDetected
-from atoll.fair import group
-from atoll.fair.deck import DeckSpec, MentalDeck, Message
-from atoll.fair.deck_keys import DeckSecrets
+from atoll.fair.deck.keys import DeckSecrets
+from atoll.fair.deck.machine import DeckSpec, MentalDeck, Message
+from atoll.fair.primitives import group
 from atoll.jsondata import clone
 
 FACES = tuple(f"card-{i}" for i in range(6))

@@ -1,11 +1,11 @@
-"""Domain-separated hashing (atoll.fair.hashing): what every commitment and challenge of the deck rests on."""
+"""Domain-separated hashing (atoll.fair.primitives.hashing): what the deck's commitments rest on."""
 
 from __future__ import annotations
 
 import pytest
 
 from atoll.errors import MalformedInput
-from atoll.fair.hashing import (
+from atoll.fair.primitives.hashing import (
     GROUP_ORDER,
     PROTOCOL_VERSION,
     encode,

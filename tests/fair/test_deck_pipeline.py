@@ -9,8 +9,8 @@ from collections.abc import Callable
 import pytest
 
 from atoll.errors import CheatDetected
-from atoll.fair import group
-from atoll.fair.deck import DeckSpec, MentalDeck, Message
+from atoll.fair.deck.machine import DeckSpec, MentalDeck, Message
+from atoll.fair.primitives import group
 
 FACES = tuple(f"card-{i}" for i in range(6))
 SEEDS = [bytes([1 + s]) * 32 for s in range(3)]

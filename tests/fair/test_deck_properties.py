@@ -11,8 +11,8 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from atoll.errors import CheatDetected
-from atoll.fair import group
-from atoll.fair.deck import DeckSpec, Message
+from atoll.fair.deck.machine import DeckSpec, Message
+from atoll.fair.primitives import group
 
 SLOW = settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 FEW = settings(SLOW, max_examples=2)

@@ -1,11 +1,11 @@
-"""Chaum–Pedersen proofs (atoll.fair.dleq): a lock step's card keys are proven right, or caught."""
+"""Chaum–Pedersen proofs (atoll.fair.primitives.dleq): a lock step's card keys are proven right, or caught."""
 
 from __future__ import annotations
 
 import pytest
 
-from atoll.fair import dleq, group
-from atoll.fair.dleq import InvalidProof, Statement
+from atoll.fair.primitives import dleq, group
+from atoll.fair.primitives.dleq import InvalidProof, Statement
 
 KEY = b"n" * 32
 CONTEXT = {"table": "t", "deck": "d", "step": "lock", "seat": 1}

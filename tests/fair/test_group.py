@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 import rbcl
 
-from atoll.fair import group
-from atoll.fair.group import BASE, IDENTITY, ORDER, GroupError
-from atoll.fair.hashing import hash_bytes
+from atoll.fair.primitives import group
+from atoll.fair.primitives.group import BASE, IDENTITY, ORDER, GroupError
+from atoll.fair.primitives.hashing import hash_bytes
 
 #: RFC 9496, appendix A.1: the encodings of 0B, 1B, ..., 15B for the generator B.
 MULTIPLES = [bytes.fromhex(h) for h in (
@@ -264,7 +264,7 @@ def test_scalars_round_trip_through_hex() -> None:
 
 def test_loading_the_group_leaves_no_file_in_the_temporary_directory(tmp_path: Path) -> None:
     # rbcl writes its libsodium to a temporary file at each import; the group removes it once loaded
-    out = subprocess.run([sys.executable, "-c", "from atoll.fair import group; group.base_mul(2)"],
+    out = subprocess.run([sys.executable, "-c", "from atoll.fair.primitives import group; group.base_mul(2)"],
                          env={**os.environ, "TMPDIR": str(tmp_path)}, capture_output=True, text=True,
                          timeout=120)
     assert out.returncode == 0, out.stderr

@@ -11,8 +11,15 @@ from hypothesis import strategies as st
 
 from atoll.chance import Pick, Roll
 from atoll.errors import CheatDetected
-from atoll.fair.messages import MalformedMessage, Message, NotForThisStep
-from atoll.fair.randomness import ChainBook, HashChain, draw_outcome, joint_seed, link_below, position
+from atoll.fair.primitives.randomness import (
+    ChainBook,
+    HashChain,
+    draw_outcome,
+    joint_seed,
+    link_below,
+    position,
+)
+from atoll.fair.steps.messages import MalformedMessage, Message, NotForThisStep
 from atoll.randomness import Stream
 from tests.fair.helpers import TABLE, rewrite, table
 

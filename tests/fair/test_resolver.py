@@ -11,7 +11,7 @@ from atoll.chance import Deal, Reveal, Roll, Shuffle
 from atoll.engine import Match, run
 from atoll.engine.resolver import Resolver
 from atoll.errors import CheatDetected, ProtocolViolation
-from atoll.fair.record import Record
+from atoll.fair.steps.record import Record
 from atoll.game import Game
 from atoll.registry import load_registry
 from tests.fair.helpers import finished, table

@@ -1,4 +1,4 @@
-"""The shuffle proof (atoll.fair.shuffle_proof): a permutation re-keyed by one secret checks, nothing else."""
+"""The shuffle proof (atoll.fair.primitives.shuffle_proof): a permutation re-keyed by one secret checks."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from atoll.fair import group
-from atoll.fair import shuffle_proof as sp
-from atoll.fair.dleq import InvalidProof
-from atoll.fair.group import Point
+from atoll.fair.primitives import group
+from atoll.fair.primitives import shuffle_proof as sp
+from atoll.fair.primitives.dleq import InvalidProof
+from atoll.fair.primitives.group import Point
 
 KEY = b"k" * 32
 CONTEXT = {"table": "t", "deck": "d", "step": "shuffle", "seat": 0}

@@ -18,9 +18,9 @@ from nacl.signing import SigningKey
 
 from atoll.chance import Deal, Reveal, Roll, Shuffle
 from atoll.errors import CheatDetected, MalformedInput, ProtocolViolation
-from atoll.fair import group
-from atoll.fair.messages import MalformedMessage, Message, NotForThisStep
-from atoll.fair.seat import derive_seed
+from atoll.fair.primitives import group
+from atoll.fair.steps.messages import MalformedMessage, Message, NotForThisStep
+from atoll.fair.steps.seat import derive_seed
 from atoll.jsondata import JSON, strict_hex
 from atoll.net.encoding import fingerprint, normal_fingerprint
 from tests.fair.helpers import Cheat, table, withhold

@@ -19,9 +19,9 @@ from typing import Any
 
 import pytest
 
-from atoll.fair import group
-from atoll.fair.messages import Message
-from atoll.fair.seat import Participant
+from atoll.fair.primitives import group
+from atoll.fair.steps.messages import Message
+from atoll.fair.steps.seat import Participant
 from atoll.net.encoding import fingerprint
 from atoll.table.audit import audit_log
 from tests.table.harness import REGISTRY

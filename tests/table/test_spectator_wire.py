@@ -27,10 +27,10 @@ from typing import Any
 import pytest
 
 from atoll.engine.observation import Observation
-from atoll.fair import group
-from atoll.fair.commitments import salt_for
-from atoll.fair.deck_keys import DeckSecrets
-from atoll.fair.seat import derive_seed
+from atoll.fair.deck.keys import DeckSecrets
+from atoll.fair.primitives import group
+from atoll.fair.primitives.commitments import salt_for
+from atoll.fair.steps.seat import derive_seed
 from atoll.jsondata import canonical
 from atoll.net.encoding import canonical_bytes
 from atoll.net.envelope import seal

@@ -24,9 +24,9 @@ from nacl.signing import SigningKey
 from atoll.app.peer_loop import bot_chooser, run_peer
 from atoll.app.serve import run_host
 from atoll.engine.observation import Observation
-from atoll.fair.history import StepRecord
-from atoll.fair.messages import Message
-from atoll.fair.seat import Participant
+from atoll.fair.steps.history import StepRecord
+from atoll.fair.steps.messages import Message
+from atoll.fair.steps.seat import Participant
 from atoll.net.transport import HostSocket, PeerSocket, curve_keys
 from atoll.table import table as table_module
 from atoll.table.frames import read_frame

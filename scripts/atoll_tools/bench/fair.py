@@ -20,7 +20,7 @@ Private rolls (dice under a cup, as in Liar's Dice): 6 seats with 5 dice each, f
 :data:`CUP_ROUNDS` rounds. A round is every seat rolling its 5 dice under its cup (one ``cup/commit``
 and one round of chain openings each) and the cups lifted at the end (every seat opens its 30
 secrets to everyone); every seat checks every message. ``cup_round_ms_per_peer`` is the CPU time of
-one round charged to the slowest peer (each seat's :class:`~atoll.fair.seat.Participant` is timed
+one round charged to the slowest peer (each seat's :class:`~atoll.fair.steps.seat.Participant` is timed
 on its own calls), ``cup_round_messages`` the messages of a round. This is the step machines' own work:
 at a table each message also costs the check of its seat's envelope signature (``scripts/bench net``).
 """
@@ -39,10 +39,10 @@ from functools import partial
 from typing import Any, TextIO, TypeVar
 
 from atoll.chance import Reveal, Roll
-from atoll.fair import group
-from atoll.fair.deck import DeckSpec, MentalDeck, Message
-from atoll.fair.history import StepRecord
-from atoll.fair.seat import Participant
+from atoll.fair.deck.machine import DeckSpec, MentalDeck, Message
+from atoll.fair.primitives import group
+from atoll.fair.steps.history import StepRecord
+from atoll.fair.steps.seat import Participant
 from atoll.jsondata import JSON
 from atoll_tools.deck_table import DeckTable
 from atoll_tools.fair_relay import FairResolver, local_identity

@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable
 import rbcl
 
 from atoll.errors import MalformedInput
-from atoll.fair.hashing import GROUP_ORDER, hash_bytes
+from atoll.fair.primitives.hashing import GROUP_ORDER, hash_bytes
 from atoll.jsondata import JSON, strict_hex
 
 #: The group order L (RFC 9496): a prime, 2^252 + 27742317777372353535851937790883648493.

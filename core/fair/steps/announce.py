@@ -11,9 +11,9 @@ from collections.abc import Mapping, Sequence
 
 from atoll.chance import Deal, Pick, Request, Reveal, Roll, Shuffle
 from atoll.errors import ProtocolViolation
-from atoll.fair.history import StepRecord
-from atoll.fair.randomness import position
-from atoll.fair.record import Record
+from atoll.fair.primitives.randomness import position
+from atoll.fair.steps.history import StepRecord
+from atoll.fair.steps.record import Record
 from atoll.jsondata import JSON
 
 

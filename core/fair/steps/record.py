@@ -1,6 +1,6 @@
 """The public record of a fair table: every step and message, checked as it arrives.
 
-Every peer keeps one (inside its :class:`~atoll.fair.seat.Participant`) and the audit builds one
+Every peer keeps one (inside its :class:`~atoll.fair.steps.seat.Participant`) and the audit builds one
 from a saved transcript; both run exactly this code, so what a live peer refuses the audit refuses
 too. A step is announced with :meth:`Record.begin` (every peer derives the same steps from the
 game log); messages are fed to :meth:`Record.receive`. When :meth:`Record.complete` says every owed
@@ -8,7 +8,7 @@ message is in, :attr:`Record.result` holds the step's public outcome.
 
 What :meth:`Record.receive` raises, and what the caller does with it:
 
-* :class:`~atoll.fair.messages.MalformedMessage`: bad encoding, unknown field, another table, a
+* :class:`~atoll.fair.steps.messages.MalformedMessage`: bad encoding, unknown field, another table, a
   seat that is not at the table. Drop the message; nobody is blamed.
 * :class:`~atoll.errors.CheatDetected` naming a seat: content that seat wrote is wrong (a bad link,
   proof, key, opening or claim), or the seat wrote two different messages for one slot, or wrote
@@ -17,14 +17,14 @@ What :meth:`Record.receive` raises, and what the caller does with it:
 A message here carries no signature: the caller says who wrote it. At a table that is the seat whose
 identity signed the envelope around it (the table checks that before anything reads the message, and
 refuses a message in another seat's name), so a seat is named only for what its identity signed.
-* :class:`~atoll.fair.messages.NotForThisStep` and other :class:`~atoll.errors.ProtocolViolation`:
+* :class:`~atoll.fair.steps.messages.NotForThisStep` and other :class:`~atoll.errors.ProtocolViolation`:
   a valid message that is a replay, a duplicate, early, or out of turn. Drop it (or keep it for
   later); nobody is blamed.
 
 Every check runs before the record changes, so a refused message or step leaves it as it was.
 
 Steps (``step`` field of the announcement) and the messages they wait for (a ``deck`` message
-carries a :mod:`atoll.fair.deck` message as its body and is owed under its type and pile):
+carries a :mod:`atoll.fair.deck.machine` message as its body and is owed under its type and pile):
 
 ==========  ==============================================  ===================================
 step        announcement fields                             messages owed
@@ -51,19 +51,20 @@ from typing import Any
 
 from atoll.chance import Pick, Roll, request_from_json
 from atoll.errors import CheatDetected, MalformedInput, ProtocolViolation
-from atoll.fair.commitments import CommitmentBook, commitment, salt_for
-from atoll.fair.cups import CupBook
-from atoll.fair.deckrecord import DeckRecord, message_label
-from atoll.fair.history import StepRecord, genesis, step_head, step_seen
-from atoll.fair.messages import (
-    Message,
-    NotForThisStep,
-    content_digest,
-    hex_bytes,
-    parse_covered,
-    same,
+from atoll.fair.deck.record import DeckRecord, message_label
+from atoll.fair.primitives.commitments import CommitmentBook, commitment, salt_for
+from atoll.fair.primitives.content import hex_bytes, same
+from atoll.fair.primitives.randomness import (
+    CHAIN_LENGTH,
+    ChainBook,
+    HashChain,
+    draw_outcome,
+    joint_seed,
+    position,
 )
-from atoll.fair.randomness import CHAIN_LENGTH, ChainBook, HashChain, draw_outcome, joint_seed, position
+from atoll.fair.steps.cups import CupBook
+from atoll.fair.steps.history import StepRecord, genesis, step_head, step_seen
+from atoll.fair.steps.messages import Message, NotForThisStep, content_digest, parse_covered
 from atoll.jsondata import JSON, canonical
 from atoll.jsondata import same as same_json
 from atoll.net.encoding import PUBLIC_KEY_SIZE
@@ -234,7 +235,7 @@ class Record:
 
     def settle(self) -> None:
         """Check the proofs this seat answered before checking them (a pipelined shuffle or lock, see
-        :meth:`MentalDeck.settle <atoll.fair.deck.MentalDeck.settle>`); one that does not check stops
+        :meth:`MentalDeck.settle <atoll.fair.deck.machine.MentalDeck.settle>`); one that does not check stops
         the table as on arrival (:class:`~atoll.errors.CheatDetected` naming its author)."""
         try:
             self.deck.settle()
@@ -258,7 +259,7 @@ class Record:
             raise
 
     def _take(self, msg: Message, digest: str) -> Message:
-        """Fold in an authenticated message whose :func:`~atoll.fair.messages.content_digest` is
+        """Fold in an authenticated message whose :func:`~atoll.fair.steps.messages.content_digest` is
         ``digest`` (see :meth:`receive`)."""
         seat, kind, n = msg["seat"], msg["kind"], msg["n"]
         what = message_label(msg["body"]) if kind == FairKind.DECK else kind

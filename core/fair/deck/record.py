@@ -1,6 +1,6 @@
 """The table's mental decks, one per shuffled pile, as the fair record sees them.
 
-Each pile a game shuffles becomes one :class:`~atoll.fair.deck.MentalDeck`: a seat's own copy (with
+Each pile a game shuffles becomes one :class:`~atoll.fair.deck.machine.MentalDeck`: a seat's own copy (with
 its seed) inside that seat's record, a spectator's copy inside the audit's. This module maps the
 engine's handles (``"<pile>.<i>"``) onto deck cards, turns deals, reveals and shown cards into the
 deck's open rounds, collects the deck messages this seat must send (:attr:`DeckRecord.outbox`), and
@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from atoll.errors import CheatDetected, MalformedInput, ProtocolViolation
-from atoll.fair import group
-from atoll.fair.deck import (
+from atoll.fair.deck.keys import DeckSecrets
+from atoll.fair.deck.machine import (
     KIND_LEAVE,
     KIND_LOCK,
     KIND_OPEN,
@@ -23,7 +23,7 @@ from atoll.fair.deck import (
     Message,
     Phase,
 )
-from atoll.fair.deck_keys import DeckSecrets
+from atoll.fair.primitives import group
 from atoll.jsondata import JSON
 
 

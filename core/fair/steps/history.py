@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from atoll.fair.hashing import hash_hex
+from atoll.fair.primitives.hashing import hash_hex
 
 #: One step of the protocol as the table announced it: ``{"n", "step", ...}``.
 StepRecord = dict[str, Any]

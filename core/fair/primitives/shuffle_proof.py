@@ -29,10 +29,10 @@ import hmac
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from atoll.fair import group
-from atoll.fair.dleq import InvalidProof
-from atoll.fair.group import BASE, ORDER, GroupError, Point
-from atoll.fair.hashing import hash_hex, hash_to_scalar
+from atoll.fair.primitives import group
+from atoll.fair.primitives.dleq import InvalidProof
+from atoll.fair.primitives.group import BASE, ORDER, GroupError, Point
+from atoll.fair.primitives.hashing import hash_hex, hash_to_scalar
 from atoll.jsondata import JSON
 
 

@@ -3,20 +3,20 @@
 A :class:`Participant` holds a seat's secret seed (from which its hash chains, commitment salts and
 deck keys all derive), its sealed values and the card faces it privately knows. It signs nothing:
 at a table the seat's identity signs the envelope each message travels in. It keeps its own
-:class:`~atoll.fair.record.Record` and checks every message it receives. It is a pure state
+:class:`~atoll.fair.steps.record.Record` and checks every message it receives. It is a pure state
 machine: :meth:`begin` (a step is announced) and :meth:`receive` (a message arrived) return the
 messages it sends; no clock, no socket.
 
 On a network each peer runs one Participant, for its own seat, and nothing else:
 
-1. derive each step from the game log (the engine is deterministic; :mod:`atoll.fair.steps` turns a
+1. derive each step from the game log (the engine is deterministic; :mod:`atoll.fair.steps.announce` turns a
    chance request, a sealed decision, a shown card, a departure or the end into its announcement)
    and call :meth:`begin`; broadcast what it returns;
 2. pass every message that arrives to :meth:`receive` and broadcast what it returns: drop the
-   message on :class:`~atoll.fair.messages.MalformedMessage` or another
+   message on :class:`~atoll.fair.steps.messages.MalformedMessage` or another
    :class:`~atoll.errors.ProtocolViolation` (keep an early one for later); stop the table on
    :class:`~atoll.errors.CheatDetected`, which names the seat;
-3. when :meth:`Record.complete <atoll.fair.record.Record.complete>` holds, read the step's
+3. when :meth:`Record.complete <atoll.fair.steps.record.Record.complete>` holds, read the step's
    outcome from ``record.result`` and go on; if the deadline passes first, announce a ``timeout``
    naming one of ``record.late()``, the late step and ``record.head``, and step 1 again.
 
@@ -31,12 +31,12 @@ from typing import Any
 
 from atoll.chance import Roll, request_from_json
 from atoll.errors import ProtocolViolation
-from atoll.fair.commitments import SealBox
-from atoll.fair.hashing import hash_bytes
-from atoll.fair.history import StepRecord
-from atoll.fair.messages import Message, make
-from atoll.fair.randomness import CHAIN_LENGTH, HashChain, position
-from atoll.fair.record import SEED_SIZE, Record
+from atoll.fair.primitives.commitments import SealBox
+from atoll.fair.primitives.hashing import hash_bytes
+from atoll.fair.primitives.randomness import CHAIN_LENGTH, HashChain, position
+from atoll.fair.steps.history import StepRecord
+from atoll.fair.steps.messages import Message, make
+from atoll.fair.steps.record import SEED_SIZE, Record
 from atoll.jsondata import JSON
 from atoll.wire import Step
 

@@ -16,9 +16,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from atoll.errors import AtollError
-from atoll.fair import group
-from atoll.fair.group import GroupError, Point
-from atoll.fair.hashing import hash_hex, hash_to_scalar
+from atoll.fair.primitives import group
+from atoll.fair.primitives.group import GroupError, Point
+from atoll.fair.primitives.hashing import hash_hex, hash_to_scalar
 from atoll.jsondata import JSON
 
 

@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 
 from atoll.chance import Roll
 from atoll.errors import CheatDetected, ProtocolViolation
-from atoll.fair.hashing import hash_bytes, hash_hex, make_context
-from atoll.fair.messages import hex_bytes, same
+from atoll.fair.primitives.content import hex_bytes, same
+from atoll.fair.primitives.hashing import hash_bytes, hash_hex, make_context
 from atoll.jsondata import JSON
 from atoll.randomness import Stream
 

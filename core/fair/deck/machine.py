@@ -7,15 +7,16 @@ Scheme (SRA-style commutative encryption in ristretto255, a group of prime order
   which commits to the whole card list; a copy built from a different list has another digest and
   every message it sends is refused.
 * **Shuffle** (seats 0..N-1 in turn): each seat multiplies every card by its shuffle key ``a`` and
-  permutes, publishing ``A = a G`` and a zero-knowledge shuffle proof (:mod:`atoll.fair.shuffle_proof`).
+  permutes, publishing ``A = a G`` and a zero-knowledge shuffle proof
+  (:mod:`atoll.fair.primitives.shuffle_proof`).
 * **Lock** (seats 0..N-1 in turn): each seat swaps ``a`` for one key per card,
   ``V_i = (k_i / a) W_i``, publishing ``K_i = k_i G`` and a Chaum–Pedersen proof per card
-  (:mod:`atoll.fair.dleq`). Card ``i`` is then ``(prod_s k_s,i) M_j`` for a ``j`` nobody knows.
+  (:mod:`atoll.fair.primitives.dleq`). Card ``i`` is then ``(prod_s k_s,i) M_j`` for a ``j`` nobody knows.
 * **Open** rounds: for each card, a target seat (a private deal: every *other* seat publishes its
   ``k_s,i``) or ``None`` (a reveal: every key not yet published). Each published key is checked at
   once against its commitment ``K_s,i``; only the target, adding its own key, learns a dealt face.
 * **Leave**: a seat hands over its key for every card not in its hand, so the others go on.
-* **Seeds**: every secret of a seat comes from one seed (:mod:`atoll.fair.deck_keys`), committed to
+* **Seeds**: every secret of a seat comes from one seed (:mod:`atoll.fair.deck.keys`), committed to
   in its shuffle message and opened at the end; every peer then re-derives and re-checks each step.
 
 :class:`MentalDeck` is one participant's copy (a seat, or a spectator/auditor with ``seat=None``): a
@@ -49,11 +50,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from atoll.errors import CheatDetected, MalformedInput, ProtocolViolation
-from atoll.fair import dleq, group
-from atoll.fair import shuffle_proof as proof_of_shuffle
-from atoll.fair.deck_keys import DeckSecrets, check_seed, seed_commitment
-from atoll.fair.group import BASE, GroupError, Point
-from atoll.fair.hashing import PROTOCOL_VERSION, hash_hex
+from atoll.fair.deck.keys import DeckSecrets, check_seed, seed_commitment
+from atoll.fair.primitives import dleq, group
+from atoll.fair.primitives import shuffle_proof as proof_of_shuffle
+from atoll.fair.primitives.group import BASE, GroupError, Point
+from atoll.fair.primitives.hashing import PROTOCOL_VERSION, hash_hex
 from atoll.jsondata import JSON, canonical, clone, strict_hex
 
 #: A deck message: a JSON object (see the ``KIND_*`` constants for the fields of each kind).

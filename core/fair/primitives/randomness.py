@@ -18,8 +18,14 @@ from collections.abc import Sequence
 
 from atoll.chance import Pick, Roll
 from atoll.errors import CheatDetected, ProtocolViolation
-from atoll.fair.hashing import PROTOCOL_VERSION, hash_bytes, hash_hex, hash_hex_canonical, make_context
-from atoll.fair.messages import hex_bytes, same
+from atoll.fair.primitives.content import hex_bytes, same
+from atoll.fair.primitives.hashing import (
+    PROTOCOL_VERSION,
+    hash_bytes,
+    hash_hex,
+    hash_hex_canonical,
+    make_context,
+)
 from atoll.jsondata import JSON, canonical
 from atoll.randomness import Stream
 

@@ -3,7 +3,7 @@
 A message is a JSON object with exactly these fields (no other field is accepted):
 
 =======  =====================================================================================
-``v``     protocol version (:data:`~atoll.fair.hashing.PROTOCOL_VERSION`)
+``v``     protocol version (:data:`~atoll.fair.primitives.hashing.PROTOCOL_VERSION`)
 ``table`` the table id
 ``n``     the step number (the table's step counter, from 0)
 ``step``  the step's name (:class:`atoll.wire.Step`)
@@ -26,12 +26,11 @@ which blames nobody.
 
 from __future__ import annotations
 
-import hmac
 from collections.abc import Mapping
 from typing import Any
 
-from atoll.errors import CheatDetected, MalformedInput, ProtocolViolation
-from atoll.fair.hashing import PROTOCOL_VERSION, hash_hex_canonical
+from atoll.errors import MalformedInput, ProtocolViolation
+from atoll.fair.primitives.hashing import PROTOCOL_VERSION, hash_hex_canonical
 from atoll.jsondata import JSON, canonical, strict_hex
 from atoll.wire import FAIR_FIELDS, FairKind
 
@@ -120,20 +119,6 @@ def parse_covered(message: JSON, *, table: str, seats: int) -> tuple[Message, by
         raise MalformedMessage(f"refused a message in seat {seat}'s name: {exc}") from exc
     parsed: Message = message
     return parsed, covered
-
-
-def hex_bytes(seat: int, value: JSON, size: int, what: str) -> bytes:
-    """Decode signed content as exactly ``size`` bytes of lowercase hex; :class:`CheatDetected` names
-    ``seat`` if it is not."""
-    try:
-        return strict_hex(value, size, what)
-    except MalformedInput as exc:
-        raise CheatDetected(seat, str(exc)) from exc
-
-
-def same(a: str, b: str) -> bool:
-    """Constant-time comparison of two hex strings (commitments, links, MACs)."""
-    return hmac.compare_digest(a.encode(), b.encode())
 
 
 def _is_int(value: JSON) -> bool:

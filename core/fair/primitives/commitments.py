@@ -14,8 +14,8 @@ from __future__ import annotations
 import hashlib
 
 from atoll.errors import CheatDetected, MalformedInput, ProtocolViolation
-from atoll.fair.hashing import encode, hash_bytes, make_context
-from atoll.fair.messages import hex_bytes, same
+from atoll.fair.primitives.content import hex_bytes, same
+from atoll.fair.primitives.hashing import encode, hash_bytes, make_context
 from atoll.jsondata import JSON, canonical
 
 #: Bytes of salt in every commitment.

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from atoll.errors import MalformedInput
-from atoll.fair.hashing import hash_bytes, hash_hex, hash_to_int, hash_to_scalar
+from atoll.fair.primitives.hashing import hash_bytes, hash_hex, hash_to_int, hash_to_scalar
 
 #: Size of a seed in bytes.
 SEED_BYTES = 32
