@@ -59,10 +59,11 @@ def index_url(host: str, port: int, path: str) -> str:
     return f"http://[{host}]:{port}{path}" if ":" in host else f"http://{host}:{port}{path}"
 
 
-def instance_name(version: str, hostname: str | None = None) -> str:
-    """The service instance name: what is shared, and from which machine; at most 63 bytes."""
+def instance_name(hostname: str | None = None) -> str:
+    """The service instance name: what is shared, and from which machine (its name up to the first
+    dot, which some tools would read as a label separator); at most 63 bytes."""
     machine = (socket.gethostname() if hostname is None else hostname).split(".")[0]
-    text = f"atoll {version} on {machine}".replace(".", "-")
+    text = f"atoll packages on {machine}"
     while len(text.encode()) > _INSTANCE_BYTES:
         text = text[:-1]
     return text
@@ -85,7 +86,7 @@ class ShareAnnouncer:
         self.interfaces = tuple(interfaces)
         self._info = ServiceInfo(
             SERVICE_TYPE,
-            f"{instance_name(version)}.{SERVICE_TYPE}",
+            f"{instance_name()}.{SERVICE_TYPE}",
             port=port,
             properties={"path": path, "version": version},
             server=f"atoll-pkgs-{_host_label()}-{port}.local.",
@@ -95,8 +96,8 @@ class ShareAnnouncer:
 
     @property
     def instance(self) -> str:
-        """The full service name registered (zeroconf adds a number if the name was taken)."""
-        return str(self._info.name)
+        """The service instance registered (zeroconf adds a number if the name was taken)."""
+        return str(self._info.name).removesuffix(f".{SERVICE_TYPE}")
 
     def open(self) -> None:
         """Register the service and wait until it has been announced."""

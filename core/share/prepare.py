@@ -12,10 +12,12 @@ from __future__ import annotations
 import enum
 import importlib.metadata
 import json
+import os
 import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import urllib.parse
 import urllib.request
 from collections.abc import Callable, Sequence
@@ -23,10 +25,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from atoll.errors import AtollError
-from atoll.registry import ENTRY_POINT_GROUP
 from atoll.share.targets import Target, binary_options
 from atoll.share.wheels import normalize
 
+#: The entry-point group game plugins register in: :data:`atoll.registry.ENTRY_POINT_GROUP`, not
+#: imported, as the registry loads the engine, which sharing wheels never needs.
+PLUGIN_GROUP = "atoll.games"
+#: Shared beside atoll's dependencies: pipx upgrades the pip of its shared environment from the
+#: index it is given, and fails to install anything when that index has no pip.
+ALSO_SHARED = ("pip",)
 _NAME = re.compile(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
 _EXTRA_ONLY = re.compile(r";.*\bextra\s*==")
 
@@ -87,21 +94,27 @@ def source_of(name: str, version: str, direct_url: str | None) -> Source:
 
 def shared_distributions() -> list[Shared]:
     """atoll and every installed distribution that provides a game plugin (``atoll.games``)."""
-    try:
-        found = {"atoll": importlib.metadata.distribution("atoll")}
-    except importlib.metadata.PackageNotFoundError:
-        raise AtollError(
-            "atoll is not installed, so it cannot be shared: install it (pip install .)"
-        ) from None
-    for entry in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+    names = {"atoll": "atoll"}
+    for entry in importlib.metadata.entry_points(group=PLUGIN_GROUP):
         if entry.dist is not None:
-            found.setdefault(normalize(entry.dist.name), entry.dist)
+            names.setdefault(normalize(entry.dist.name), entry.dist.name)
     shared = []
-    for dist in found.values():
-        name, version = dist.metadata["Name"], dist.version
-        source = source_of(name, version, dist.read_text("direct_url.json"))
-        shared.append(Shared(name, version, source, tuple(dist.requires or ())))
+    for name in names.values():
+        dist = installed(name)
+        version = dist.version
+        source = source_of(dist.metadata["Name"], version, dist.read_text("direct_url.json"))
+        shared.append(Shared(dist.metadata["Name"], version, source, tuple(dist.requires or ())))
     return shared
+
+
+def installed(name: str) -> importlib.metadata.Distribution:
+    """The distribution ``name`` as an installer put it on the path, not a setuptools ``.egg-info``
+    in a checkout that stands before it when Python runs from the checkout (an editable install
+    writes one there); that one has no record of where the code came from."""
+    found = list(importlib.metadata.distributions(name=name))
+    if not found:
+        raise AtollError(f"{name} is not installed, so it cannot be shared: install it (pip install {name})")
+    return next((dist for dist in found if dist.read_text("INSTALLER") is not None), found[0])
 
 
 def dependencies(shared: Sequence[Shared]) -> list[str]:
@@ -134,16 +147,29 @@ def prepare(folder: Path, goals: Sequence[Goal], report: Report) -> list[Path]:
             report(f"{item.name} {item.version}: building its wheel from {item.source.spec}")
             _build(item.source.spec, folder)
     downloaded = [s.source.spec for s in shared if s.source.kind is SourceKind.DOWNLOAD]
-    needed = dependencies(shared)
+    needed = [*dependencies(shared), *ALSO_SHARED]
     for target, python in goals:
         options = binary_options(target, python)
         label = "this machine" if target is None else f"{target.label}, Python {python}"
         report(f"{label}: downloading {len(needed) + len(downloaded)} requirements and theirs")
         if downloaded:
             _pip("download", "--no-deps", "--dest", str(folder), *options, *downloaded)
-        if needed:
-            _pip("download", "--dest", str(folder), *options, *needed)
+        _pip("download", "--dest", str(folder), *options, *needed)
+    names = [s.name for s in shared]
+    for target, python in goals:
+        check_installs(folder, binary_options(target, python), names)
+    report(f"checked: the folder alone installs {' '.join(names)} on each of them")
     return sorted(folder.glob("*.whl"))
+
+
+def check_installs(folder: Path, options: list[str], names: list[str]) -> None:
+    """Resolve ``names`` from ``folder`` alone with ``options``, as a guest's pip will, or fail
+    saying what is missing. pip's settings are left out, so no other index fills a gap."""
+    with tempfile.TemporaryDirectory() as target:
+        _pip(
+            "install", "--dry-run", "--ignore-installed", "--no-index", "--find-links", str(folder),
+            "--target", target, *options, *names, isolated=True,
+        )  # fmt: skip
 
 
 def _build(spec: str, folder: Path) -> None:
@@ -175,11 +201,16 @@ def _copy(wheel: Path, folder: Path) -> None:
         target.write_bytes(wheel.read_bytes())
 
 
-def _pip(*args: str) -> None:
+def _pip(*args: str, isolated: bool = False) -> None:
+    """Run this Python's pip; ``isolated`` leaves out every pip setting of the user and machine."""
     command = [sys.executable, "-m", "pip", "--disable-pip-version-check", "--no-input", "-q", *args]
-    done = subprocess.run(command, capture_output=True, text=True)
+    env = None
+    if isolated:
+        env = {key: value for key, value in os.environ.items() if not key.startswith("PIP_")}
+        env["PIP_CONFIG_FILE"] = os.devnull
+    done = subprocess.run(command, capture_output=True, text=True, env=env)
     if done.returncode != 0:
-        errors = [
-            line for line in done.stderr.splitlines() if line.startswith("ERROR")
-        ] or done.stderr.splitlines()
-        raise AtollError(f"pip {args[0]} failed ({' '.join(errors[-2:]) or 'no message'}); are you online?")
+        lines = done.stderr.splitlines()
+        errors = [line for line in lines if line.startswith("ERROR")] or lines
+        hint = "a wheel is missing from the folder" if isolated else "are you online?"
+        raise AtollError(f"pip {args[0]} failed ({' '.join(errors[-2:]) or 'no message'}); {hint}")

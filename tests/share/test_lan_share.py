@@ -8,7 +8,6 @@ The folder is prepared once, online, for this machine's platform and Python only
 
 from __future__ import annotations
 
-import itertools
 import json
 import os
 import queue
@@ -22,20 +21,24 @@ from pathlib import Path
 
 import pytest
 
-from tests.net.test_discovery import LAN_TOOL, lan_unavailable
+from atoll.authoring.new_plugin import generate
+from tests.net.test_discovery import LAN_TOOL, lan_unavailable, simulated_lan
 from tests.share.test_server import pip_env
+from tests.test_new_plugin import can_build_wheels_offline, run, sibling_venv
 
-_tags = itertools.count()
 WAIT = 60.0  # seconds before a missing line counts as a hang, not a timing target
 INSTALL_TIMEOUT = 300
 GAME_TIMEOUT = 240
 
 
 @pytest.fixture(scope="module")
-def prepared(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A folder of wheels for this platform and Python, made once by ``atoll share --prepare --local``."""
+def prepared(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """A folder of wheels for this platform and Python, made once by ``atoll share --prepare --local``
+    where a third-party game plugin is installed too; the folder and that environment's python."""
     if lan_unavailable():
         pytest.skip(str(lan_unavailable()))
+    if not can_build_wheels_offline():
+        pytest.skip("the plugin cannot be installed offline: setuptools older than 70.1 and no `wheel`")
     home = tmp_path_factory.mktemp("preparing")
     env = dict(os.environ, ATOLL_HOME=str(home / "atoll"))
     probe = subprocess.run(
@@ -47,27 +50,25 @@ def prepared(tmp_path_factory: pytest.TempPathFactory) -> Path:
         pytest.skip(
             f"pip cannot reach a package index here, so no folder can be prepared: {probe.stderr[-300:]}"
         )
+    # the plugin goes into a venv beside the project's, never into it (it would show up in every test)
+    python = sibling_venv(home / "venv")
+    generate("dice_race", home / "plugin")
+    plugged = run(python, "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation", home / "plugin")
+    assert plugged.returncode == 0, plugged.stderr
     folder = home / "wheels"
     done = subprocess.run(
-        [sys.executable, "-m", "atoll.cli.main", "share", "--prepare", "--local", "--folder", str(folder)],
+        [str(python), "-m", "atoll.cli.main", "share", "--prepare", "--local", "--folder", str(folder)],
         env=env, capture_output=True, text=True, timeout=INSTALL_TIMEOUT,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
-    return folder
+    return folder, python
 
 
 @pytest.fixture
 def lan2() -> Iterator[str]:
     """A simulated LAN of two hosts (its tag), taken down afterwards, also on failure."""
-    reason = lan_unavailable()
-    if reason:
-        pytest.skip(reason)
-    tag = f"s{os.getpid() % 100000:x}{next(_tags)}"
-    subprocess.run([str(LAN_TOOL), "up", "2", tag], check=True, capture_output=True)
-    try:
+    with simulated_lan(2, "s") as tag:
         yield tag
-    finally:
-        subprocess.run([str(LAN_TOOL), "down", tag], capture_output=True)
 
 
 class Machines:
@@ -128,8 +129,9 @@ def wait_for_line(lines: queue.Queue[str], start: str, seen: list[str]) -> str:
 
 
 def test_a_laptop_without_atoll_installs_it_from_a_friends_share_and_joins_the_friends_table(
-    prepared: Path, lan2: str, tmp_path: Path
+    prepared: tuple[Path, Path], lan2: str, tmp_path: Path
 ) -> None:
+    folder, sharing_python = prepared
     machines = Machines(lan2)
     venv = tmp_path / "fresh"
     # the venv is made while the index starts and is browsed for (it needs no network); without a pip
@@ -142,17 +144,17 @@ def test_a_laptop_without_atoll_installs_it_from_a_friends_share_and_joins_the_f
         share = machines.start(
             1,
             [
-                sys.executable,
+                str(sharing_python),
                 "-m",
                 "atoll.cli.main",
                 "share",
                 "--folder",
-                str(prepared),
+                str(folder),
                 "--bind",
                 "10.213.0.1",
             ],
             machines.env(tmp_path / "m1"),
-        )
+        )  # fmt: skip
         shared = lines_of(share)
         seen: list[str] = []
         pip_line = wait_for_line(shared, "pip install", seen)
@@ -180,7 +182,7 @@ def test_a_laptop_without_atoll_installs_it_from_a_friends_share_and_joins_the_f
         assert making.wait(timeout=120) == 0
         python = venv / "bin" / "python"
         command = shlex.split(pip_line)
-        assert command[:2] == ["pip", "install"]
+        assert command[:2] == ["pip", "install"] and command[-2:] == ["atoll", "atoll-dice-race"]
         installed = machines.run(
             2,
             [sys.executable, "-m", "pip", "--python", str(python), *command[1:], "--no-cache-dir"],
@@ -188,9 +190,10 @@ def test_a_laptop_without_atoll_installs_it_from_a_friends_share_and_joins_the_f
             timeout=INSTALL_TIMEOUT,
         )
         assert installed.returncode == 0, installed.stdout[-2000:] + installed.stderr[-2000:]
-        # every wheel came from the share: one for each project, this platform's
-        sent = {wait_for_line(shared, "sent ", seen).split()[1] for _ in sorted(prepared.glob("*.whl"))}
-        assert sent == {wheel.name for wheel in prepared.glob("*.whl")}
+        # every wheel came from the share: one for each project, this platform's (but pip's, which
+        # is there for pipx)
+        wheels = {wheel.name for wheel in folder.glob("*.whl") if not wheel.name.startswith("pip-")}
+        assert {wait_for_line(shared, "sent ", seen).split()[1] for _ in wheels} == wheels
 
         joined = machines.run(
             2,
@@ -207,6 +210,10 @@ def test_a_laptop_without_atoll_installs_it_from_a_friends_share_and_joins_the_f
             timeout=GAME_TIMEOUT,
         )
         assert joined.returncode == 0, joined.stderr[-2000:]
+        games = machines.run(
+            2, [str(venv / "bin" / "atoll"), "games", "--json"], machines.env(tmp_path / "m2"), timeout=WAIT
+        )
+        assert "dice_race" in {game["name"] for game in json.loads(games.stdout)}, games.stderr
         _, err = host.communicate(timeout=GAME_TIMEOUT)
         assert host.returncode == 0, err[-2000:]
         logs = [next((tmp_path / machine).rglob("log.jsonl")).read_bytes() for machine in ("m1", "m2")]

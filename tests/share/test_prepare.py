@@ -10,8 +10,20 @@ from pathlib import Path
 
 import pytest
 
-from atoll.share.prepare import Shared, Source, SourceKind, dependencies, source_of
+from atoll.errors import AtollError
+from atoll.registry import ENTRY_POINT_GROUP
+from atoll.share.prepare import (
+    PLUGIN_GROUP,
+    Shared,
+    Source,
+    SourceKind,
+    check_installs,
+    dependencies,
+    installed,
+    source_of,
+)
 from atoll.share.targets import PYTHONS, TARGETS, binary_options, chosen_targets, manylinux
+from tests.share.wheelfiles import make_wheel
 
 
 def test_a_distribution_installed_from_an_index_is_downloaded_again_at_its_version() -> None:
@@ -81,3 +93,37 @@ def test_every_system_has_targets_and_every_supported_python_is_prepared() -> No
 def test_an_unknown_system_is_refused_with_the_known_ones() -> None:
     with pytest.raises(ValueError, match="windows, macos, linux"):
         chosen_targets(["beos"])
+
+
+def test_the_plugins_shared_are_those_the_registry_loads() -> None:
+    assert PLUGIN_GROUP == ENTRY_POINT_GROUP
+
+
+def test_a_folder_that_installs_atoll_alone_passes_the_check(tmp_path: Path) -> None:
+    make_wheel(tmp_path, "atoll_demo-1.0-py3-none-any.whl", ">=3.8", ("helper>=1",))
+    make_wheel(tmp_path, "helper-1.1-py3-none-any.whl", ">=3.8")
+    check_installs(tmp_path, binary_options(None, None), ["atoll-demo"])
+
+
+def test_a_folder_missing_a_dependency_is_refused_before_the_party_naming_it(tmp_path: Path) -> None:
+    make_wheel(tmp_path, "atoll_demo-1.0-py3-none-any.whl", ">=3.8", ("helper>=1",))
+    with pytest.raises(AtollError, match="helper"):
+        check_installs(tmp_path, binary_options(None, None), ["atoll-demo"])
+
+
+def test_a_folder_without_wheels_for_a_python_is_refused(tmp_path: Path) -> None:
+    make_wheel(tmp_path, "atoll_demo-1.0-cp311-cp311-win_amd64.whl", ">=3.8")
+    with pytest.raises(AtollError, match="atoll-demo"):
+        check_installs(tmp_path, binary_options(TARGETS[0], "3.12"), ["atoll-demo"])
+
+
+def test_an_egg_info_in_a_checkout_does_not_stand_in_for_the_installed_atoll(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # setuptools leaves NAME.egg-info in a checkout; Python run from there finds it first
+    egg = tmp_path / "atoll.egg-info"
+    egg.mkdir()
+    (egg / "PKG-INFO").write_text("Metadata-Version: 2.1\nName: atoll\nVersion: 9.9\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert importlib.metadata.version("atoll") == "9.9"
+    assert installed("atoll").read_text("INSTALLER") is not None
