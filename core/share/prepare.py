@@ -150,16 +150,23 @@ def prepare(folder: Path, goals: Sequence[Goal], report: Report) -> list[Path]:
     needed = [*dependencies(shared), *ALSO_SHARED]
     for target, python in goals:
         options = binary_options(target, python)
-        label = "this machine" if target is None else f"{target.label}, Python {python}"
-        report(f"{label}: downloading {len(needed) + len(downloaded)} requirements and theirs")
+        count = len(needed) + len(downloaded)
+        report(f"{_label(target, python)}: downloading {count} requirements and theirs")
         if downloaded:
             _pip("download", "--no-deps", "--dest", str(folder), *options, *downloaded)
         _pip("download", "--dest", str(folder), *options, *needed)
     names = [s.name for s in shared]
     for target, python in goals:
-        check_installs(folder, binary_options(target, python), names)
+        try:
+            check_installs(folder, binary_options(target, python), names)
+        except AtollError as exc:
+            raise AtollError(f"for {_label(target, python)}: {exc}") from None
     report(f"checked: the folder alone installs {' '.join(names)} on each of them")
     return sorted(folder.glob("*.whl"))
+
+
+def _label(target: Target | None, python: str | None) -> str:
+    return "this machine" if target is None else f"{target.label}, Python {python}"
 
 
 def check_installs(folder: Path, options: list[str], names: list[str]) -> None:
