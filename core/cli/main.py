@@ -47,6 +47,11 @@ COMMANDS = {
         "atoll.cli.cmd_saves",
         "list the saved games (game, seats, date, finished or not) with how to resume or replay each",
     ),
+    "share": Command(
+        "atoll.cli.cmd_share",
+        "share atoll and its games with the laptops around you: prepare a folder of wheels while online "
+        "(--prepare), then serve it on the LAN as a package index and print the line that installs it",
+    ),
     "sim": Command(
         "atoll.cli.cmd_sim",
         "play many bot-only games of a game and print wins per seat, mean length and games per second",

@@ -7,6 +7,7 @@ this machine's real interfaces.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import itertools
 import json
@@ -205,6 +206,21 @@ def lan_unavailable() -> str | None:
     if subprocess.run(["ip", "netns", "list"], capture_output=True).returncode != 0:
         return "'ip netns' is not available here"
     return None
+
+
+@contextlib.contextmanager
+def simulated_lan(hosts: int, prefix: str) -> Iterator[str]:
+    """A simulated LAN of ``hosts`` hosts, its tag made unique from ``prefix``; taken down on leaving,
+    also on failure. Skips the test where the simulated LAN cannot run."""
+    reason = lan_unavailable()
+    if reason:
+        pytest.skip(reason)
+    tag = f"{prefix}{os.getpid() % 100000:x}{next(_tags)}"
+    subprocess.run([str(LAN_TOOL), "up", str(hosts), tag], check=True, capture_output=True)
+    try:
+        yield tag
+    finally:
+        subprocess.run([str(LAN_TOOL), "down", tag], capture_output=True)
 
 
 class Process:
