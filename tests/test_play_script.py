@@ -16,7 +16,7 @@ def play_script(*args: str, data: Path) -> str:
     """The first line `scripts/play ARGS` prints, its input closed (the venv already made by the suite)."""
     done = subprocess.run(
         [str(ROOT / "scripts" / "play"), *args], stdin=subprocess.DEVNULL, capture_output=True, text=True,
-        env={**os.environ, "XDG_DATA_HOME": str(data)}, timeout=120, check=True,
+        env={**os.environ, "ATOLL_HOME": str(data / "atoll")}, timeout=120, check=True,
     )
     return done.stdout.splitlines()[0]
 
