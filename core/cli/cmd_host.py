@@ -76,10 +76,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Host the table until the game is over."""
+    from atoll.app.launch import HostPlan, host_table, resume_host
     from atoll.net import eventloop
     from atoll.net.identity import login_name, open_profile
     from atoll.paths import data_root
-    from atoll.app.launch import HostPlan, host_table, resume_host
 
     found = registry(quiet=args.quiet)
     if args.turn_time is not None and not args.turn_time > 0:
