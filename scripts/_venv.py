@@ -54,8 +54,9 @@ def ensure_venv(extras: str = "") -> Path:
         _pip(python, "--config-settings", "editable_mode=strict",
              "-e", f"{ROOT}[{extras}]" if extras else str(ROOT))
         _restamp(stamp, linked)
-    elif not linked.exists():
-        print(f"linking atoll's modules into {VENV} (a module was added or removed) ...", file=sys.stderr)
+    elif not linked.exists() or _hard_linked():
+        if not _hard_linked():
+            print(f"linking atoll's modules into {VENV} (a module was added or removed) ...", file=sys.stderr)
         # the dependencies are in place, only the links change: no index, and no build environment
         # unless the venv's own setuptools is too old to build atoll
         offline = ("--no-deps", "--no-index", "--no-build-isolation")
@@ -70,6 +71,16 @@ def ensure_venv(extras: str = "") -> Path:
             print("note: some of atoll's modules did not byte-compile; Python will say why on import",
                   file=sys.stderr)
     return python
+
+
+def _hard_linked() -> bool:
+    """Whether the link tree is of hard links, as setuptools makes it where symbolic links are not
+    allowed (Windows without developer mode). An editor that saves by writing a new file leaves a hard
+    link on the old text, so such a tree is made again at every run (a second or two)."""
+    return any(
+        init.exists() and not init.is_symlink()
+        for init in (ROOT / "build").glob("__editable__.atoll-*/atoll/__init__.py")
+    )
 
 
 def _files_hash() -> str:

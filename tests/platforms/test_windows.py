@@ -58,6 +58,7 @@ def test_an_identity_is_made_where_a_folder_cannot_be_flushed_and_loads_though_i
     assert open_profile(home).identity.fingerprint == made.identity.fingerprint
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="modes mean nothing on Windows")
 def test_on_linux_a_key_others_may_read_is_still_refused(tmp_path: Path) -> None:
     home = tmp_path / "atoll"
     open_profile(home)
@@ -106,6 +107,10 @@ def test_host_and_join_run_pyzmq_on_a_selector_loop_on_windows(windows: None) ->
 # --- the terminal and the user -------------------------------------------------------------------
 
 
+#: A pseudo-terminal stands in for a console; Windows has none to open (its own console is the real thing).
+needs_pty = pytest.mark.skipif(not hasattr(os, "openpty"), reason="no pseudo-terminals here")
+
+
 @contextlib.contextmanager
 def console(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Standard input and output on a real terminal (a pseudo-terminal), as in a Windows console.
@@ -124,11 +129,13 @@ def console(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         os.close(follower)
 
 
+@needs_pty
 def test_a_console_without_term_gets_the_full_screen_client(monkeypatch: pytest.MonkeyPatch) -> None:
     with console(monkeypatch):
         assert system.full_screen_terminal({})
 
 
+@needs_pty
 def test_term_dumb_still_gets_the_line_client(monkeypatch: pytest.MonkeyPatch) -> None:
     with console(monkeypatch):
         assert not system.full_screen_terminal({"TERM": "dumb"})
