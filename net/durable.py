@@ -24,15 +24,11 @@ from atoll import system
 def write_new(path: Path, data: bytes) -> bool:
     """Write ``data`` to ``path`` (owner-only) only if no file is there; False if one already was.
 
-    The temp file is fsynced, then hard-linked into place: unlike rename, a link never replaces a
-    file that another process made meanwhile, so two first runs cannot overwrite each other's file.
+    The temp file is hard-linked into place: unlike rename, a link never replaces a file that
+    another process made meanwhile, so two first runs cannot overwrite each other's file.
     """
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    tmp = _written_beside(path, data)
     try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
         try:
             os.link(tmp, path)
         except FileExistsError:
@@ -45,18 +41,28 @@ def write_new(path: Path, data: bytes) -> bool:
 
 def write_replace(path: Path, data: bytes) -> None:
     """Write ``data`` to ``path`` (owner-only) atomically, replacing what was there."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    tmp = _written_beside(path, data)
     try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
     fsync_folder(path.parent)
+
+
+def _written_beside(path: Path, data: bytes) -> str:
+    """A temporary file beside ``path`` (mode 0600) holding ``data``, fsynced; its name."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+    except BaseException:
+        os.unlink(tmp)
+        raise
+    return tmp
 
 
 def fsync_folder(folder: Path) -> None:
