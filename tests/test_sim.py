@@ -325,6 +325,27 @@ def test_without_fork_bots_that_cannot_be_pickled_are_refused_with_what_to_do(
         simulate(game, game.configure(2), [closure, found.bot("random", "highcard")], games=4, workers=2)
 
 
+def test_on_macos_the_pool_spawns_its_workers_though_fork_exists(
+    found: Registry, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Python's own default on macOS is spawn: a forked child of a process that used system frameworks
+    may crash. The tally is that of one worker."""
+    monkeypatch.setattr(system, "MACOS", True)
+    real_get_context = multiprocessing.get_context
+    asked: list[str | None] = []
+
+    def get_context(method: str | None = None) -> Any:
+        asked.append(method)
+        return real_get_context(method)
+
+    monkeypatch.setattr(multiprocessing, "get_context", get_context)
+    game = found.game("highcard")
+    kinds = bot_kinds(found, "highcard", ["random"], 2)
+    pooled = simulate(game, game.configure(2), kinds, games=6, workers=2, seed=4)
+    assert "fork" in multiprocessing.get_all_start_methods() and asked[0] == "spawn"
+    assert pooled.wins == simulate(game, game.configure(2), kinds, games=6, workers=1, seed=4).wins
+
+
 def test_spawned_workers_play_search_bots_with_a_budget_to_the_same_tally(
     found: Registry, spawning: None
 ) -> None:
