@@ -14,6 +14,7 @@ from atoll.engine.match import Match
 from atoll.engine.save import SavedGame, load, save
 from atoll.errors import AtollError, CorruptSave
 from atoll.jsondata import JSON
+from atoll.net.durable import write_replace
 from atoll.paths import data_root, games_dir
 
 #: The file of remembered choices, shared with the network identity (``atoll.net.identity``).
@@ -145,7 +146,8 @@ def remember_name(name: str, env: Mapping[str, str] | None = None) -> None:
         settings = {}
     settings["name"] = name
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(settings, indent=2) + "\n", encoding="utf-8")
+    # atomically: the file holds the network identity's settings too (atoll.net.identity)
+    write_replace(path, (json.dumps(settings, indent=2) + "\n").encode())
 
 
 def save_replacing(

@@ -141,9 +141,11 @@ def test_term_dumb_still_gets_the_line_client(monkeypatch: pytest.MonkeyPatch) -
         assert not system.full_screen_terminal({"TERM": "dumb"})
 
 
-def test_input_that_is_not_a_terminal_gets_the_line_client() -> None:
-    assert not sys.stdin.isatty()  # pytest's captured input
-    assert not system.full_screen_terminal({"TERM": "xterm-256color"})
+def test_input_that_is_not_a_terminal_gets_the_line_client(monkeypatch: pytest.MonkeyPatch) -> None:
+    read, write = os.pipe()
+    with os.fdopen(read, "r") as piped, os.fdopen(write, "w"):
+        monkeypatch.setattr(sys, "stdin", piped)
+        assert not system.full_screen_terminal({"TERM": "xterm-256color"})
 
 
 def test_the_default_player_name_is_the_windows_login_name(windows: None) -> None:
