@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from atoll import system
 from atoll.bots.base import Bot, BotKind
 from atoll.bots.random_bot import make_random_bot
 from atoll.engine.local import LocalResolver
@@ -268,8 +269,8 @@ def tally(
 
 # --- a process pool ------------------------------------------------------------------------------
 
-#: What a pool worker plays: set once in each worker process by :func:`_adopt`. Handed over at the
-#: fork rather than pickled with every task, because bot kinds may hold closures (``search_kind(n)``).
+#: What a pool worker plays: set once in each worker process by :func:`_adopt` (handed over at the
+#: fork, or pickled once per worker where workers are spawned), not pickled with every task.
 _WORKER: list[tuple[Game, Config, Sequence[BotKind]]] = []
 
 
@@ -290,13 +291,14 @@ def _in_pool(
     workers: int, fast: bool, on_game: Callable[[int], None] | None,
 ) -> Iterator[Outcome]:
     tasks = [(seed, rotate, indices, fast) for indices in chunks(games, workers)]
-    methods = multiprocessing.get_all_start_methods()
-    # fork hands the game and bots to the workers as they are; elsewhere they must pickle.
-    context = multiprocessing.get_context("fork" if "fork" in methods else None)
-    if "fork" not in methods:
+    # fork hands the game and bots to the workers as they are; spawned workers (Windows, macOS)
+    # get them pickled, so a plugin's bot kind around a closure is refused with what to do.
+    forking = system.fork_is_safe() and "fork" in multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if forking else "spawn")
+    if not forking:
         try:
             pickle.dumps((game, config, kinds))
-        except Exception as exc:  # a bot kind around a closure, on a system without fork
+        except Exception as exc:
             raise MalformedInput(
                 f"these bots cannot be sent to worker processes here ({exc}); use --workers 1"
             ) from None

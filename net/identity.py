@@ -1,8 +1,9 @@
 """Who a user is on the LAN: an Ed25519 identity, a display name, a CURVE key pair, and known hosts.
 
-Everything lives in the user's data directory (``ATOLL_HOME``, or per XDG ``$XDG_DATA_HOME/atoll``,
-by default ``~/.local/share/atoll``), made on first use with mode 0700 for the folder and 0600 for
-the files:
+Everything lives in the user's data directory (:func:`atoll.paths.data_root`: ``ATOLL_HOME``, or the
+platform's data folder), made on first use with mode 0700 for the folder and 0600 for the files
+(on Windows, where modes do not protect files, the user's profile folder does; see
+:mod:`atoll.net.durable`):
 
 - ``identity.key``: the long-term Ed25519 signing key (PKCS#8 PEM). Written once, atomically, and
   never replaced: a damaged or unreadable file is reported, not overwritten, since a new key would
@@ -18,11 +19,9 @@ and several users in one process need no global state.
 
 from __future__ import annotations
 
-import contextlib
+import getpass
 import json
-import os
 import struct
-import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,10 +33,10 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 from nacl.signing import SigningKey
 from zmq.utils import z85
 
+from atoll.net.durable import others_may_use, write_new, write_replace
 from atoll.net.encoding import PUBLIC_KEY_SIZE, fingerprint
+from atoll.paths import TABLES_DIR
 
-#: Environment variable that names the data directory, overriding the XDG default.
-HOME_ENV = "ATOLL_HOME"
 #: Longest display or table name, in characters.
 MAX_NAME_LENGTH = 32
 #: Length of an Ed25519 signature, in bytes (a public key's is PUBLIC_KEY_SIZE).
@@ -49,7 +48,6 @@ IDENTITY_FILE = "identity.key"
 CURVE_FILE = "curve.json"
 SETTINGS_FILE = "settings.json"
 KNOWN_HOSTS_FILE = "known_hosts"
-TABLES_DIR = "tables"
 
 
 class IdentityError(Exception):
@@ -77,22 +75,6 @@ class HostKeyChanged(IdentityError):
 
 
 # --- where things live -------------------------------------------------------------------------
-
-
-def data_dir(environ: Mapping[str, str] | None = None) -> Path:
-    """The user's atoll data directory from ``environ`` (``os.environ`` if not given); not created.
-
-    ``ATOLL_HOME`` wins; then ``$XDG_DATA_HOME/atoll``; then ``~/.local/share/atoll`` with ``~``
-    taken from ``HOME``. XDG says a relative ``XDG_DATA_HOME`` is invalid and must be ignored.
-    """
-    env = os.environ if environ is None else environ
-    if env.get(HOME_ENV):
-        return Path(env[HOME_ENV]).expanduser()
-    xdg = env.get("XDG_DATA_HOME", "")
-    if xdg and Path(xdg).is_absolute():
-        return Path(xdg) / "atoll"
-    home = Path(env["HOME"]) if env.get("HOME") else Path.home()
-    return home / ".local" / "share" / "atoll"
 
 
 def tables_dir(home: Path) -> Path:
@@ -177,57 +159,11 @@ class Identity:
 # --- files ---------------------------------------------------------------------------------------
 
 
-def _write_new(path: Path, data: bytes) -> bool:
-    """Write ``data`` to ``path`` (mode 0600) only if no file is there; False if one already was.
-
-    The temp file is fsynced, then hard-linked into place: unlike rename, a link never replaces a
-    file that another process made meanwhile, so two first runs cannot overwrite each other's key.
-    """
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
-        try:
-            os.link(tmp, path)
-        except FileExistsError:
-            return False
-        _fsync_dir(path.parent)
-        return True
-    finally:
-        os.unlink(tmp)
-
-
-def _write_replace(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` (mode 0600) atomically, replacing what was there."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
-    _fsync_dir(path.parent)
-
-
-def _fsync_dir(folder: Path) -> None:
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
 def _read_private(path: Path, what: str) -> bytes:
     """The bytes of a private file; refuses one that others may read, as ssh does."""
     try:
         mode = path.stat().st_mode
-        if mode & 0o077:
+        if others_may_use(mode):
             raise IdentityError(
                 f"{what} {path} may be read by other users (mode {mode & 0o777:o}): "
                 f"run 'chmod 600 {path}' and try again"
@@ -268,7 +204,7 @@ def load_or_create_identity(home: Path) -> Identity:
     path = ensure_dir(home) / IDENTITY_FILE
     if not path.exists():
         # If another process wins the race, its key is kept and loaded below.
-        _write_new(path, Identity.generate().to_pem())
+        write_new(path, Identity.generate().to_pem())
     return load_identity(home)
 
 
@@ -304,7 +240,7 @@ def load_or_create_curve_keys(home: Path) -> CurveKeyPair:
     if not path.exists():
         pair = CurveKeyPair.generate()
         text = json.dumps({"public": pair.public.decode(), "secret": pair.secret.decode()})
-        _write_new(path, text.encode() + b"\n")
+        write_new(path, text.encode() + b"\n")
     data = _read_private(path, "CURVE key file")
     consequence = "hosts you joined will see a new key and ask you to trust it again"
     try:
@@ -359,8 +295,19 @@ def remember_name(home: Path, name: str) -> str:
     text = check_name(name, "display name")
     settings = _load_settings(ensure_dir(home))
     settings["name"] = text
-    _write_replace(home / SETTINGS_FILE, json.dumps(settings, indent=2).encode() + b"\n")
+    write_replace(home / SETTINGS_FILE, json.dumps(settings, indent=2).encode() + b"\n")
     return text
+
+
+def login_name(fallback: str) -> str:
+    """The name the user logged in with, as the platform keeps it, else ``fallback``: ``getpass``
+    reads ``LOGNAME``, ``USER``, ``LNAME`` and ``USERNAME`` (the one Windows sets), then the
+    password database where there is one. Cut to a display name's length."""
+    try:
+        name = getpass.getuser()
+    except (OSError, KeyError, ImportError):  # no such variable and no password database (Windows)
+        return fallback
+    return name.strip()[:MAX_NAME_LENGTH] if name.strip().isprintable() and name.strip() else fallback
 
 
 def choose_name(home: Path, given: str | None, fallback: str) -> str:
@@ -404,7 +351,7 @@ class KnownHosts:
     def _write(self, hosts: Mapping[str, bytes]) -> None:
         lines = [f"{address} {key.decode()}\n" for address, key in sorted(hosts.items())]
         ensure_dir(self.path.parent)
-        _write_replace(self.path, "".join(lines).encode())
+        write_replace(self.path, "".join(lines).encode())
 
     def lookup(self, address: str) -> bytes | None:
         """The CURVE public key (z85) remembered for ``address``, or None for a host never seen."""

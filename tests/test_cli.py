@@ -94,7 +94,7 @@ def test_game_and_variant_names_are_read_in_any_case(tmp_path: Path) -> None:
     done = subprocess.run(
         [sys.executable, "-m", "atoll.cli.main", "play", "KARIBA", "--variant", "Experienced", "--seed", "1"],
         stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120,
-        env={**os.environ, "XDG_DATA_HOME": str(tmp_path)},
+        env={**os.environ, "ATOLL_HOME": str(tmp_path / "atoll")},
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[0] == "Kariba, 2 seats, variant experienced; you are seat 0"
@@ -108,7 +108,7 @@ def test_saves_lists_each_saved_game_and_how_to_go_on(tmp_path: Path) -> None:
     folder.mkdir(parents=True)
     save(match, folder / "kariba-1.jsonl", seed=4, faces={})
     out = subprocess.run([sys.executable, "-m", "atoll.cli.main", "saves"], capture_output=True, text=True,
-                         timeout=120, env={**os.environ, "XDG_DATA_HOME": str(tmp_path)})
+                         timeout=120, env={**os.environ, "ATOLL_HOME": str(tmp_path / "atoll")})
     assert out.returncode == 0, out.stderr
     line = out.stdout.splitlines()[0]
     assert "kariba" in line and "2 seats" in line and "unfinished" in line

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,7 @@ def play_script(*args: str, data: Path) -> str:
     """The first line `scripts/play ARGS` prints, its input closed (the venv already made by the suite)."""
     done = subprocess.run(
         [str(ROOT / "scripts" / "play"), *args], stdin=subprocess.DEVNULL, capture_output=True, text=True,
-        env={**os.environ, "XDG_DATA_HOME": str(data)}, timeout=120, check=True,
+        env={**os.environ, "ATOLL_HOME": str(data / "atoll")}, timeout=120, check=True,
     )
     return done.stdout.splitlines()[0]
 
@@ -35,3 +36,34 @@ def test_scripts_play_starts_the_main_game_unless_told_another(
     args: tuple[str, ...], first_line: str, tmp_path: Path
 ) -> None:
     assert play_script(*args, data=tmp_path) == first_line
+
+
+@pytest.mark.parametrize(
+    ("args", "first_line"),
+    [
+        ((), "Kiribati, 3 seats, variant family; you are red"),
+        (("kariba", "--seed", "5"), "Kariba, 2 seats, variant standard; you are seat 0"),
+    ],
+    ids=["nothing", "a-game-named"],
+)
+def test_scripts_play_py_for_windows_does_what_scripts_play_does(
+    args: tuple[str, ...], first_line: str, tmp_path: Path
+) -> None:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "play.py"), *args], stdin=subprocess.DEVNULL,
+        capture_output=True, text=True, env={**os.environ, "ATOLL_HOME": str(tmp_path / "atoll")},
+        timeout=120, check=True,
+    )
+    assert done.stdout.splitlines()[0] == first_line
+
+
+def test_scripts_test_py_for_windows_runs_the_linters_the_type_check_and_the_tests_it_is_given() -> None:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "test.py"), "--co", "-q", "tests/test_paths.py"],
+        stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=300,
+    )
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert [
+        line for line in done.stderr.splitlines() if line.startswith("== ")
+    ] == ["== ruff", "== mypy (core, net, plugins)", "== pytest"]
+    assert "tests/test_paths.py::test_atoll_home_overrides_every_other_place" in done.stdout

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from atoll import system
 from atoll.bots.base import BotKind
 from atoll.bots.search import DEFAULT_ITERATIONS, SearchBot, search_kind
 from atoll.cli import cmd_sim
@@ -306,12 +307,51 @@ def test_ray_without_ray_installed_says_how_to_get_it(
         sim("highcard", "--games", "2", "--ray", "local")
 
 
+@pytest.fixture
+def spawning(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Windows as its documentation says: no fork, pool workers are spawned (on macOS atoll spawns too)."""
+    monkeypatch.setattr(system, "WINDOWS", True)
+    monkeypatch.setattr(multiprocessing, "get_all_start_methods", lambda: ["spawn"])
+
+
 def test_without_fork_bots_that_cannot_be_pickled_are_refused_with_what_to_do(
-    found: Registry, monkeypatch: pytest.MonkeyPatch
+    found: Registry, spawning: None
 ) -> None:
     """On a system whose processes are spawned, the workers get the game and bots pickled."""
-    monkeypatch.setattr(multiprocessing, "get_all_start_methods", lambda: ["spawn"])
     game = found.game("highcard")
-    kinds = [search_kind(5), found.bot("random", "highcard")]  # search_kind(5) holds a closure
+    random_bot = found.bot("random", "highcard")
+    closure = BotKind("closure", "a bot kind around a closure", lambda g, s, n: random_bot.make(g, s, n))
     with pytest.raises(AtollError, match="use --workers 1"):
-        simulate(game, game.configure(2), kinds, games=4, workers=2)
+        simulate(game, game.configure(2), [closure, found.bot("random", "highcard")], games=4, workers=2)
+
+
+def test_on_macos_the_pool_spawns_its_workers_though_fork_exists(
+    found: Registry, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Python's own default on macOS is spawn: a forked child of a process that used system frameworks
+    may crash. The tally is that of one worker."""
+    monkeypatch.setattr(system, "MACOS", True)
+    real_get_context = multiprocessing.get_context
+    asked: list[str | None] = []
+
+    def get_context(method: str | None = None) -> Any:
+        asked.append(method)
+        return real_get_context(method)
+
+    monkeypatch.setattr(multiprocessing, "get_context", get_context)
+    game = found.game("highcard")
+    kinds = bot_kinds(found, "highcard", ["random"], 2)
+    pooled = simulate(game, game.configure(2), kinds, games=6, workers=2, seed=4)
+    assert "fork" in multiprocessing.get_all_start_methods() and asked[0] == "spawn"
+    assert pooled.wins == simulate(game, game.configure(2), kinds, games=6, workers=1, seed=4).wins
+
+
+def test_spawned_workers_play_search_bots_with_a_budget_to_the_same_tally(
+    found: Registry, spawning: None
+) -> None:
+    """`atoll sim --search-iterations N --workers 2` on Windows and macOS: the same games as one worker."""
+    game = found.game("highcard")
+    kinds = [search_kind(5), found.bot("random", "highcard")]
+    pooled = simulate(game, game.configure(2), kinds, games=6, workers=2, seed=3)
+    alone = simulate(game, game.configure(2), kinds, games=6, workers=1, seed=3)
+    assert (pooled.wins, pooled.mean_scores) == (alone.wins, alone.mean_scores)

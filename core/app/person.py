@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import os
 import sys
 from collections.abc import Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass
@@ -22,6 +21,7 @@ from atoll.engine.observation import Observation
 from atoll.errors import AmbiguousAction, UnknownAction
 from atoll.net.envelope import Envelope
 from atoll.net.transport import HostSocket
+from atoll.system import full_screen_terminal
 from atoll.table.host import Sequencer
 from atoll.table.peer import Chooser
 from atoll.table.table import Event, Table
@@ -59,9 +59,8 @@ class Hearing(Protocol):
 
 
 def full_screen(env: Mapping[str, str] | None = None) -> bool:
-    """Whether to open the full-screen client: a terminal on both ends whose type is not ``dumb``."""
-    env = os.environ if env is None else env
-    return env.get("TERM", "") not in ("", "dumb") and sys.stdin.isatty() and sys.stdout.isatty()
+    """Whether to open the full-screen client (:func:`atoll.system.full_screen_terminal`)."""
+    return full_screen_terminal(env)
 
 
 def host_sender(host: Sequencer, socket: HostSocket) -> Callable[[bytes], Awaitable[None]]:

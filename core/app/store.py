@@ -8,13 +8,12 @@ mode 0600, written atomically and fsynced before the secret is used, never overw
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from atoll.errors import AtollError
+from atoll.net.durable import write_new
 from atoll.net.encoding import strict_hex
 from atoll.wire import Kind
 
@@ -76,23 +75,8 @@ def read_place(files: TableFiles) -> dict[str, Any]:
 
 def write_once(path: Path, data: dict[str, Any]) -> None:
     """Write ``data`` as JSON to ``path``: atomically, fsynced, mode 0600, never over an existing file."""
-    if path.exists():
+    if path.exists() or not write_new(path, json.dumps(data, sort_keys=True).encode()):
         raise AtollError(f"{path} exists already; a table's files are never overwritten")
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}-")
-    try:
-        os.fchmod(fd, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            json.dump(data, out, sort_keys=True)
-            out.flush()
-            os.fsync(out.fileno())
-        os.link(tmp, path)  # a link never replaces an existing file
-    finally:
-        os.unlink(tmp)
-    directory = os.open(path.parent, os.O_RDONLY)
-    try:
-        os.fsync(directory)
-    finally:
-        os.close(directory)
 
 
 def read_secrets(files: TableFiles) -> dict[str, Any]:

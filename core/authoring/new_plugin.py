@@ -1,10 +1,11 @@
 """Write a new, separately installable atoll game plugin from the template.
 
-Usage: ``python -m atoll.authoring.new_plugin [--example EXAMPLE] NAME DIR`` (``scripts/new-plugin``
-runs it). The plugin gets its own pyproject.toml with an ``atoll.games`` entry point, a package
-``atoll_NAME`` holding a small dice game and a bot, a README, and tests that run the
-conformance kit and check the rules. ``--example dice-under-cups`` starts from a worked example
-instead: Liar's Dice, whose dice only their owner sees (:mod:`atoll.authoring.examples`).
+Usage: ``atoll new-plugin [--example EXAMPLE] NAME DIR``, or ``python -m atoll.authoring`` with the
+same arguments (``scripts/new-plugin`` runs it from a checkout). The plugin gets its own
+pyproject.toml with an ``atoll.games`` entry point, a package ``atoll_NAME`` holding a small dice
+game and a bot, a README, and tests that run the conformance kit and check the rules.
+``--example dice-under-cups`` starts from a worked example instead: Liar's Dice, whose dice only
+their owner sees (:mod:`atoll.authoring.examples`).
 """
 
 from __future__ import annotations
@@ -113,26 +114,43 @@ def _example_text(package: str, file: str, values: dict[str, str]) -> str:
     return text
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the generator from the command line; returns the exit status."""
-    parser = argparse.ArgumentParser(
-        prog="new-plugin", description="Write a new atoll game plugin (its own installable package)."
-    )
+#: What ``atoll new-plugin`` does, in ``atoll --help``.
+HELP = "write a new game plugin to start from: its own installable package, with tests (--example for one)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the generator's options to ``parser`` (``atoll new-plugin`` and ``python -m``)."""
     parser.add_argument("--example", choices=sorted(EXAMPLES),
                         help="start from a worked example (dice-under-cups: Liar's Dice, private rolls)")
     parser.add_argument("name", help="the game's name: a lower-case identifier such as dice_race")
     parser.add_argument("dir", type=Path, help="an absent or empty folder to write the plugin into")
-    args = parser.parse_args(argv)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Write the plugin and say what was written and what to do next; :class:`TemplateError` if it
+    cannot be written as asked."""
     try:
         files = generate(args.name, args.dir, args.example)
-    except (TemplateError, OSError) as exc:
-        print(f"new-plugin: {exc}", file=sys.stderr)
-        return 2
+    except OSError as exc:
+        raise TemplateError(f"cannot write into {args.dir}: {exc.strerror or exc}") from exc
     print(f"wrote {len(files)} files into {args.dir}:")
     for path in files:
         print(f"  {path.relative_to(args.dir)}")
     print(f"next: pip install -e {args.dir} && atoll games && pytest {args.dir}")
     return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the generator from the command line (``python -m atoll.authoring``); returns the exit status."""
+    parser = argparse.ArgumentParser(
+        prog="new-plugin", description="Write a new atoll game plugin (its own installable package)."
+    )
+    add_arguments(parser)
+    try:
+        return run(parser.parse_args(argv))
+    except TemplateError as exc:
+        print(f"new-plugin: {exc}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

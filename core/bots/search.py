@@ -20,6 +20,7 @@ time budget instead plays as far as the machine's speed lets it).
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 import time
@@ -356,7 +357,12 @@ def search_kind(iterations: int = DEFAULT_ITERATIONS) -> BotKind:
         raise ValueError(f"a search needs at least one iteration, not {iterations}")
     if iterations == DEFAULT_ITERATIONS:
         return BotKind("search", SEARCH_SUMMARY, make_search_bot)
+    # a partial of a module function, not a lambda: it pickles, so spawned pool workers receive it
     return BotKind(
         "search", f"{SEARCH_SUMMARY} ({iterations} iterations a decision)",
-        lambda game, seat, seed: SearchBot(seed, iterations=iterations),
+        functools.partial(_make_budgeted_search_bot, iterations=iterations),
     )
+
+
+def _make_budgeted_search_bot(game: Game, seat: int, seed: int, *, iterations: int) -> SearchBot:
+    return SearchBot(seed, iterations=iterations)

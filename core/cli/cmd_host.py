@@ -9,8 +9,6 @@ bot peers on this machine, each a separate process with its own identity.
 from __future__ import annotations
 
 import argparse
-import asyncio
-import os
 import sys
 
 from atoll.cli.common import add_game_arguments, game_name, registry, variant_name
@@ -79,7 +77,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Host the table until the game is over."""
     from atoll.app.launch import HostPlan, host_table, resume_host
-    from atoll.net.identity import data_dir, open_profile
+    from atoll.net import eventloop
+    from atoll.net.identity import login_name, open_profile
+    from atoll.paths import data_root
 
     found = registry(quiet=args.quiet)
     if args.turn_time is not None and not args.turn_time > 0:
@@ -89,9 +89,9 @@ def run(args: argparse.Namespace) -> int:
     if args.resume is not None:
         if args.game is not None:
             raise AtollError("--resume takes back a table as it was opened: give no GAME (or give TABLE)")
-        profile = open_profile(data_dir(), name=args.player, fallback_name=os.environ.get("USER") or "host")
+        profile = open_profile(data_root(), name=args.player, fallback_name=login_name("host"))
         try:
-            return asyncio.run(resume_host(args.resume or None, found, profile, quiet=args.quiet))
+            return eventloop.run(resume_host(args.resume or None, found, profile, quiet=args.quiet))
         except KeyboardInterrupt:
             print("atoll host: interrupted; resume the table with: atoll host --resume", file=sys.stderr)
             return 130
@@ -112,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
     bot_kind = args.bot_kind or _default_bot(found, name)
     for kind in {k for k in (bot_kind, args.bot) if k}:
         found.bot(kind, name)  # refuses an unknown kind before anything opens
-    profile = open_profile(data_dir(), name=args.player, fallback_name=os.environ.get("USER") or "host")
+    profile = open_profile(data_root(), name=args.player, fallback_name=login_name("host"))
     plan = HostPlan(
         game=name,
         variant=variant,
@@ -131,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
         host_timeout=args.host_timeout,
     )
     try:
-        return asyncio.run(host_table(plan, found, profile))
+        return eventloop.run(host_table(plan, found, profile))
     except KeyboardInterrupt:
         print("atoll host: interrupted; resume the table with: atoll host --resume", file=sys.stderr)
         return 130

@@ -8,9 +8,7 @@ for that address), and ``--address HOST:PORT#KEY`` pins the key instead.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
-import os
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -78,10 +76,11 @@ def run(args: argparse.Namespace) -> int:
     if (args.resume or args.leave) and (args.address or args.bot or args.spectate):
         raise AtollError("--resume goes back to a table as you sat there: no --address, --bot or --spectate")
     from atoll.app.launch import JoinState
+    from atoll.net import eventloop
 
     state = JoinState()
     try:
-        done = asyncio.run(_join(args, state))
+        done = eventloop.run(_join(args, state))
         return done if isinstance(done, int) else _host(done)
     except KeyboardInterrupt:
         print(interrupted_line(state), file=sys.stderr)
@@ -101,10 +100,11 @@ async def _join(args: argparse.Namespace, state: JoinState) -> int | HostChoice:
     from atoll.app.launch import JoinPlan, join_table, learn_host_key, resume_join
     from atoll.app.person import full_screen
     from atoll.net.discovery import find_table
-    from atoll.net.identity import data_dir, open_profile
+    from atoll.net.identity import login_name, open_profile
+    from atoll.paths import data_root
 
     if args.resume or args.leave:
-        profile = open_profile(data_dir(), name=args.name, fallback_name=os.environ.get("USER") or "player")
+        profile = open_profile(data_root(), name=args.name, fallback_name=login_name("player"))
         return await resume_join(
             args.table, registry(quiet=args.quiet), profile, quiet=args.quiet, leave=args.leave, state=state
         )
@@ -112,7 +112,7 @@ async def _join(args: argparse.Namespace, state: JoinState) -> int | HostChoice:
         if not args.json and not args.quiet and full_screen():
             return await _lobby(args, state)
         return await _list(args)
-    profile = open_profile(data_dir(), name=args.name, fallback_name=os.environ.get("USER") or "player")
+    profile = open_profile(data_root(), name=args.name, fallback_name=login_name("player"))
     expected_fp: str | None = None
     if args.address is not None:
         host, port, key = parse_address(args.address)
@@ -154,7 +154,8 @@ async def _list(args: argparse.Namespace) -> int:
 
 async def _lobby(args: argparse.Namespace, state: JoinState) -> int | HostChoice:
     """The lobby screen: the tables on the LAN, live; then what the person chose there."""
-    from atoll.net.identity import data_dir, open_profile
+    from atoll.net.identity import login_name, open_profile
+    from atoll.paths import data_root
     from atoll.tui.lobby import choose_in_lobby
 
     found = registry()
@@ -162,7 +163,7 @@ async def _lobby(args: argparse.Namespace, state: JoinState) -> int | HostChoice
     return await after_lobby(
         choice,
         found,
-        lambda: open_profile(data_dir(), name=args.name, fallback_name=os.environ.get("USER") or "player"),
+        lambda: open_profile(data_root(), name=args.name, fallback_name=login_name("player")),
         state=state,
     )
 

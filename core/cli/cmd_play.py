@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from atoll.cli.common import add_game_arguments, atoll_command, game_name, registry, variant_name
 from atoll.errors import AtollError
 from atoll.registry import Registry
+from atoll.system import full_screen_terminal
 
 if TYPE_CHECKING:  # prompt_toolkit is imported only when a game is played (atoll --help stays fast)
     from prompt_toolkit.input import Input
@@ -74,17 +75,16 @@ def run(args: argparse.Namespace) -> int:
     else:
         if args.resume is not None or args.humans != 1:
             what = "--resume" if args.resume is not None else "--humans"
-            raise AtollError(f"{what} needs the full-screen client: run it in a terminal, without --plain "
-                             "and with TERM set to your terminal's type")
+            raise AtollError(f"{what} needs the full-screen client: run it in a terminal (not piped), "
+                             "without --plain and with TERM other than dumb")
         play(args, found)
     return 0
 
 
 def full_screen_possible(args: argparse.Namespace, env: Mapping[str, str] | None = None) -> bool:
-    """Whether to open the full-screen client: a terminal on both ends, not dumb, not ``--plain``."""
-    env = os.environ if env is None else env
-    return (not args.plain and env.get("TERM", "") not in ("", "dumb")
-            and sys.stdin.isatty() and sys.stdout.isatty())
+    """Whether to open the full-screen client: not ``--plain``, and a terminal on both ends that is
+    not dumb (:func:`atoll.system.full_screen_terminal`; Windows consoles set no ``TERM``)."""
+    return not args.plain and full_screen_terminal(env)
 
 
 def _names(args: argparse.Namespace, found: Registry) -> None:

@@ -17,13 +17,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """List the saves."""
-    from atoll.client.saves import data_dir, list_saves
+    from atoll.client.saves import list_saves
+    from atoll.paths import data_root, games_dir
 
     saves, problems = list_saves()
     for problem in problems:
         print(f"atoll saves: skipped {problem}", file=sys.stderr)
     if not saves:
-        print(f"no saved games in {data_dir() / 'games'}")
+        print(f"no saved games in {games_dir(data_root())}")
         return 0
     command = atoll_command()
     for save in saves:

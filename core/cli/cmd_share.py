@@ -16,7 +16,7 @@ from types import FrameType
 
 from atoll.cli.main import version
 from atoll.errors import AtollError
-from atoll.net.identity import data_dir
+from atoll.paths import data_root
 from atoll.share.announce import ShareAnnouncer, index_url
 from atoll.share.index import SIMPLE_PATH, PackageIndex
 from atoll.share.prepare import Goal, prepare, shared_distributions
@@ -34,7 +34,7 @@ DEFAULT_PORT = 8473
 
 def default_folder() -> Path:
     """Where the wheels are kept unless ``--folder`` says: ``wheels/`` in atoll's data folder."""
-    return data_dir() / "wheels"
+    return data_root() / "wheels"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -35,6 +35,10 @@ COMMANDS = {
     "join": Command(
         "atoll.cli.cmd_join", "find tables on the LAN, or join one as a player, a bot or a spectator"
     ),
+    "new-plugin": Command(
+        "atoll.cli.cmd_new_plugin",
+        "write a new game plugin to start from: its own installable package, with tests (--example for one)",
+    ),
     "play": Command(
         "atoll.cli.cmd_play",
         "play a game in this terminal against bots, or with friends at one keyboard (--humans)",

@@ -14,24 +14,16 @@ from atoll.engine.match import Match
 from atoll.engine.save import SavedGame, load, save
 from atoll.errors import AtollError, CorruptSave
 from atoll.jsondata import JSON
+from atoll.net.durable import write_replace
+from atoll.paths import data_root, games_dir
 
-
-def data_dir(env: Mapping[str, str] | None = None) -> Path:
-    """atoll's data directory: ``$XDG_DATA_HOME/atoll``, else ``~/.local/share/atoll``.
-
-    A relative ``XDG_DATA_HOME`` is ignored, as the XDG spec asks.
-    """
-    env = os.environ if env is None else env
-    xdg = env.get("XDG_DATA_HOME", "")
-    if xdg and os.path.isabs(xdg):
-        return Path(xdg) / "atoll"
-    home = Path(env["HOME"]) if env.get("HOME") else Path.home()
-    return home / ".local" / "share" / "atoll"
+#: The file of remembered choices, shared with the network identity (``atoll.net.identity``).
+SETTINGS_FILE = "settings.json"
 
 
 def new_save_path(game: str, when: datetime, env: Mapping[str, str] | None = None) -> Path:
-    """A file name for a new save of ``game`` under the data dir, made unique; creates the folder."""
-    folder = data_dir(env) / "games"
+    """A file name for a new save of ``game`` under the data root, made unique; creates the folder."""
+    folder = games_dir(data_root(env))
     folder.mkdir(parents=True, exist_ok=True)
     stem = f"{game}-{when:%Y-%m-%d-%H%M%S}"
     path = folder / f"{stem}.jsonl"
@@ -100,7 +92,7 @@ class SaveSummary:
 
 def list_saves(env: Mapping[str, str] | None = None) -> tuple[list[SaveSummary], list[str]]:
     """The saves in the data directory, newest first, and one line for each file that is not a save."""
-    folder = data_dir(env) / "games"
+    folder = games_dir(data_root(env))
     found: list[SaveSummary] = []
     problems: list[str] = []
     if not folder.is_dir():
@@ -130,7 +122,7 @@ def latest_unfinished(env: Mapping[str, str] | None = None) -> Path | None:
 
 def settings_path(env: Mapping[str, str] | None = None) -> Path:
     """Where the client keeps what it remembers (the player's name)."""
-    return data_dir(env) / "settings.json"
+    return data_root(env) / SETTINGS_FILE
 
 
 def remembered_name(env: Mapping[str, str] | None = None) -> str | None:
@@ -154,7 +146,8 @@ def remember_name(name: str, env: Mapping[str, str] | None = None) -> None:
         settings = {}
     settings["name"] = name
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(settings, indent=2) + "\n", encoding="utf-8")
+    # atomically: the file holds the network identity's settings too (atoll.net.identity)
+    write_replace(path, (json.dumps(settings, indent=2) + "\n").encode())
 
 
 def save_replacing(

@@ -56,7 +56,7 @@ def save(
          "faces": dict(faces)},
     ]
     try:
-        with path.open("x", encoding="utf-8") as out:
+        with path.open("x", encoding="utf-8", newline="\n") as out:  # the same bytes on Windows
             for line in lines:
                 out.write(canonical(line) + "\n")
     except FileExistsError as exc:

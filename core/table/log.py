@@ -125,7 +125,7 @@ class TableLog:
         self.path = path
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-            self._file = path.open("a", encoding="utf-8")
+            self._file = path.open("a", encoding="utf-8", newline="\n")  # the same bytes on Windows
 
     @property
     def head(self) -> str:

@@ -28,7 +28,7 @@ def read_until(fd: int, text: bytes, timeout: float = 60) -> bytes:
 
 def test_a_dumb_terminal_gets_plain_lines_without_escape_codes(tmp_path: Path) -> None:
     main, other = os.openpty()
-    env = {**os.environ, "TERM": "dumb", "XDG_DATA_HOME": str(tmp_path)}
+    env = {**os.environ, "TERM": "dumb", "ATOLL_HOME": str(tmp_path / "atoll")}
     process = subprocess.Popen(
         [sys.executable, "-m", "atoll.cli.main", "play", "kariba", "--bots", "random", "--seed", "3"],
         stdin=other, stdout=other, stderr=other, env=env, close_fds=True,

@@ -174,7 +174,7 @@ def test_an_edited_chance_outcome_is_named_with_its_line(tmp_path: Path) -> None
 
 
 def test_the_newest_unfinished_save_is_the_one_to_resume(tmp_path: Path) -> None:
-    env = {"XDG_DATA_HOME": str(tmp_path)}
+    env = {"ATOLL_HOME": str(tmp_path / "atoll")}
     games = tmp_path / "atoll" / "games"
     games.mkdir(parents=True)
     play_out(table(games / "a.jsonl"))

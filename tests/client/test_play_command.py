@@ -34,7 +34,7 @@ def play(options: list[str], typed: str, data: Path) -> SessionResult:
         pipe.send_text(typed)
         pipe.close()
         return cmd_play.play(args, found, input=pipe, output=DummyOutput(),
-                             env={"XDG_DATA_HOME": str(data)}, clock=lambda: WHEN)
+                             env={"ATOLL_HOME": str(data / "atoll")}, clock=lambda: WHEN)
 
 
 def test_play_is_a_subcommand_with_its_options() -> None:
@@ -91,7 +91,7 @@ def test_the_same_seed_deals_the_same_game(tmp_path: Path) -> None:
 
 def test_piped_input_plays_a_whole_game_in_a_real_process(tmp_path: Path) -> None:
     """stdin is a pipe, not a terminal: lines are read as typed, the end of input is Ctrl-D."""
-    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path)}
+    env = {**os.environ, "ATOLL_HOME": str(tmp_path / "atoll")}
     done = subprocess.run(
         [sys.executable, "-m", "tests.client.highcard_cli", "--seed", "3", "--bots", "random"],
         input="bet high\n" + PLAY_ANY_FIRST_CARD, capture_output=True, text=True, cwd=ROOT, env=env,

@@ -52,7 +52,7 @@ def terminal(tmp_path: Path) -> Iterator[Terminal]:
     """A running `atoll play highcard` in tmux; the tmux server is killed even if the test fails."""
     term = Terminal(f"atoll-test-{uuid.uuid4().hex[:12]}")
     command = shlex.join([
-        "env", f"XDG_DATA_HOME={tmp_path}", sys.executable, "-m", "tests.client.highcard_cli",
+        "env", f"ATOLL_HOME={tmp_path / 'atoll'}", sys.executable, "-m", "tests.client.highcard_cli",
         "--seed", "3", "--bots", "random",
     ])
     try:

@@ -12,6 +12,7 @@ import zmq
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
+from atoll.net.durable import write_new
 from atoll.net.encoding import fingerprint
 from atoll.net.identity import (
     CURVE_FILE,
@@ -24,11 +25,9 @@ from atoll.net.identity import (
     Identity,
     IdentityError,
     KnownHosts,
-    _write_new,
     check_curve_key,
     check_name,
     choose_name,
-    data_dir,
     load_identity,
     load_or_create_curve_keys,
     load_or_create_identity,
@@ -52,23 +51,6 @@ def home(tmp_path: Path) -> Path:
 
 
 # --- where things live ---------------------------------------------------------------------------
-
-
-def test_atoll_home_overrides_every_other_place() -> None:
-    env = {"ATOLL_HOME": "/srv/me", "XDG_DATA_HOME": "/xdg", "HOME": "/home/me"}
-    assert data_dir(env) == Path("/srv/me")
-
-
-def test_xdg_data_home_is_used_without_atoll_home() -> None:
-    assert data_dir({"XDG_DATA_HOME": "/xdg", "HOME": "/home/me"}) == Path("/xdg/atoll")
-
-
-def test_the_default_is_local_share_under_home() -> None:
-    assert data_dir({"HOME": "/home/me"}) == Path("/home/me/.local/share/atoll")
-
-
-def test_a_relative_xdg_data_home_is_ignored_as_xdg_says() -> None:
-    assert data_dir({"XDG_DATA_HOME": "rel", "HOME": "/home/me"}) == Path("/home/me/.local/share/atoll")
 
 
 def test_table_folders_live_under_tables(home: Path) -> None:
@@ -140,7 +122,7 @@ def test_a_missing_identity_is_not_made_by_load_identity(home: Path) -> None:
 def test_a_new_file_never_replaces_one_that_appeared_meanwhile(tmp_path: Path) -> None:
     path = tmp_path / IDENTITY_FILE
     path.write_bytes(b"the first key")
-    assert _write_new(path, b"a second key") is False
+    assert write_new(path, b"a second key") is False
     assert path.read_bytes() == b"the first key"
     assert [p.name for p in tmp_path.iterdir()] == [IDENTITY_FILE]
 

@@ -23,7 +23,7 @@ def play(options: list[str], typed: str, data: Path) -> ScreenResult:
     with pipe() as keys:
         keys.send_text(typed)
         return cmd_play.play_screen(args, registry(), input=keys, output=SizedOutput(),
-                                    env={"XDG_DATA_HOME": str(data)}, clock=lambda: WHEN, pace=0)
+                                    env={"ATOLL_HOME": str(data / "atoll")}, clock=lambda: WHEN, pace=0)
 
 
 def test_leaving_at_once_saves_the_game_to_resume(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -36,7 +36,7 @@ def test_leaving_at_once_saves_the_game_to_resume(tmp_path: Path, capsys: pytest
 
 def test_your_name_is_remembered_for_the_next_game(tmp_path: Path) -> None:
     play(["kariba", "--bots", "random", "--name", "Ann"], CTRL_C + "y", tmp_path)
-    assert remembered_name({"XDG_DATA_HOME": str(tmp_path)}) == "Ann"
+    assert remembered_name({"ATOLL_HOME": str(tmp_path / "atoll")}) == "Ann"
     play(["kariba", "--bots", "random", "--save", str(tmp_path / "next.jsonl")], CTRL_C + "y", tmp_path)
     assert read_save(tmp_path / "next.jsonl").client["names"] == {"0": "Ann"}
 

@@ -63,7 +63,7 @@ class Terminal:
 
 def start(tmp_path: Path, *args: str, command_name: str = "play") -> Iterator[Terminal]:
     term = Terminal(f"atoll-test-{uuid.uuid4().hex[:12]}")
-    command = shlex.join(["env", f"XDG_DATA_HOME={tmp_path}", sys.executable, "-m", "atoll.cli.main",
+    command = shlex.join(["env", f"ATOLL_HOME={tmp_path / 'atoll'}", sys.executable, "-m", "atoll.cli.main",
                           command_name, *args]) + "; sleep 120"
     try:
         term.tmux("new-session", "-d", "-s", "play", "-x", "80", "-y", "24", "-c", str(ROOT), command)
@@ -120,7 +120,7 @@ def test_kariba_plays_to_the_result_screen_with_the_whole_board_on_every_turn(
     saved = next((tmp_path / "atoll" / "games").glob("kariba-*.jsonl"))
     assert read_save(saved).finished
     done = subprocess.run(hint.group(1) + " --plain", shell=True, capture_output=True, text=True, timeout=60,
-                          env={**os.environ, "XDG_DATA_HOME": str(tmp_path)})
+                          env={**os.environ, "ATOLL_HOME": str(tmp_path / "atoll")})
     assert done.returncode == 0 and "every step checks" in done.stdout  # the command works as printed
 
 

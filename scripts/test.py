@@ -1,0 +1,36 @@
+"""``py scripts\\test.py [PYTEST ARGS]`` (Windows) or ``python3 scripts/test.py``: what ``scripts/test`` does,
+with no shell. Makes .venv if needed, installs atoll with the dev extras, runs the linters, the
+type check and the whole test suite on every core (extra arguments go to pytest).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+from _venv import ROOT, ensure_venv, venv_program
+
+
+def main(args: list[str]) -> int:
+    """Install if needed, then check; returns the first failing step's status, else pytest's."""
+    python = ensure_venv("dev")
+    steps = [
+        ("ruff", [str(venv_program("ruff")), "check", "."], {}),
+        # mypy finds atoll where Python does (the strict editable install) and the tools in scripts/
+        ("mypy (core, net, plugins)", [str(venv_program("mypy")), "-p", "atoll", "-p", "atoll_tools"],
+         {"MYPYPATH": str(ROOT / "scripts")}),
+    ]
+    for name, command, env in steps:
+        print(f"== {name}", file=sys.stderr, flush=True)
+        done = subprocess.run(command, cwd=ROOT, env={**os.environ, **env})
+        if done.returncode != 0:
+            return done.returncode
+    print("== pytest", file=sys.stderr, flush=True)
+    # -n auto: one worker per core; worksteal keeps both busy when a few tests are long
+    return subprocess.run([str(python), "-m", "pytest", "-n", "auto", "--dist", "worksteal", *args],
+                          cwd=ROOT).returncode
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
