@@ -83,7 +83,7 @@ class Door:
             port = int(self.socket.bind_to_random_port(f"tcp://{address}"))
         else:
             self.socket.bind(f"tcp://{address}:{port}")
-        self.address = f"tcp://{address}:{port}"
+        self.address = self.socket.get_string(zmq.LAST_ENDPOINT)  # as ZeroMQ resolved it, for unbind
         return port
 
     def pending(self) -> int:
