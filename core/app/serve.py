@@ -99,7 +99,7 @@ async def run_host(
             if exc.errno not in STARVED:
                 raise
             # a flood of connections took the descriptors a bot's thread needed: ask again shortly
-            log.warning("the host's own seat could not choose (%s); asking again in %.0f s", exc, TICK_S)
+            log.warning("the host's own seat could not choose (%s); asking again in %.1f s", exc, TICK_S)
             await asyncio.sleep(TICK_S)
             asked_at = -1
             return
