@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-import resource
 import socket
 import sys
 from collections.abc import Callable
@@ -99,6 +98,8 @@ def test_a_connection_that_does_not_finish_its_handshake_in_time_is_dropped_and_
 def test_an_accept_that_fails_for_want_of_descriptors_closes_the_door_instead_of_spinning(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
+    resource = pytest.importorskip("resource")
+
     async def run() -> None:
         host_key = SigningKey(os.urandom(32))
         host = HostSocket(curve_keys(host_key), lambda _key: True)
@@ -136,6 +137,7 @@ def test_each_door_may_hold_a_share_of_the_descriptors_left_after_the_hosts_own(
 
 
 def test_the_host_raises_its_soft_descriptor_limit_as_far_as_the_hard_limit_allows() -> None:
+    resource = pytest.importorskip("resource")
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     try:
         resource.setrlimit(resource.RLIMIT_NOFILE, (min(soft, 256), hard))

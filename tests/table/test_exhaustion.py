@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import re
-import resource
 import signal
 import subprocess
 import sys
@@ -26,6 +25,8 @@ from atoll.net.encoding import fingerprint
 from atoll.table.audit import audit_log
 from tests.net.loopback import idle_connections
 from tests.table.harness import REGISTRY
+
+resource = pytest.importorskip("resource")  # not on Windows
 
 pytestmark = [
     pytest.mark.skipif(not sys.platform.startswith("linux"), reason="lowers RLIMIT_NOFILE of a child"),
