@@ -23,6 +23,7 @@ from zmq.utils import z85
 from zmq.utils.monitor import parse_monitor_message
 
 from atoll.net.curve import curve_of
+from atoll.net.door import Door
 from atoll.net.envelope import MAX_FRAME, MAX_MESSAGE, check_size
 
 #: ZMTP heartbeats: a ping every second; a link silent for five is dropped (and reconnected by the peer).
@@ -93,6 +94,8 @@ class HostSocket:
         self.socket.setsockopt(zmq.SNDHWM, 10_000)
         self.socket.curve_server = True
         self.socket.curve_publickey, self.socket.curve_secretkey = server_keys
+        self.door = Door(self.socket, "the table's port")
+        """Keeps the connections still in their handshake under a cap (run :meth:`Door.watch`)."""
         self.public_key = server_keys[0]
         self.on_malformed: Callable[[bytes, str], None] | None = None
         """Told (connection, what was wrong) of each message that is not read (none: dropped)."""
@@ -100,10 +103,7 @@ class HostSocket:
 
     def bind(self, address: str, port: int | None) -> int:
         """Bind on ``address`` (an IP) and ``port`` (a free one when ``None``); return the port."""
-        if port is None:
-            return int(self.socket.bind_to_random_port(f"tcp://{address}"))
-        self.socket.bind(f"tcp://{address}:{port}")
-        return port
+        return self.door.bind(address, port)
 
     def pending(self) -> bool:
         """Whether a message is waiting: :meth:`recv` then returns it without waiting."""
@@ -137,7 +137,8 @@ class HostSocket:
         return not (done.done() and done.exception() is not None)
 
     def close(self) -> None:
-        """Close the socket and the authenticator (linger 0: nothing waits)."""
+        """Close the socket, its door and the authenticator (linger 0: nothing waits)."""
+        self.door.close()
         self.socket.close(linger=0)
         self.auth.stop()
         self.context.term()
@@ -362,20 +363,27 @@ class KeyService:
         self.socket = self.context.socket(zmq.REP)
         self.socket.setsockopt(zmq.LINGER, 0)
         self.socket.setsockopt(zmq.MAXMSGSIZE, 64)
+        self.door = Door(self.socket, "the key service's port")
+        """Keeps the connections still in their handshake under a cap (run :meth:`Door.watch`)."""
         self.answer = answer
 
     def bind(self, address: str, port: int) -> None:
         """Bind on ``address:port``."""
-        self.socket.bind(f"tcp://{address}:{port}")
+        self.door.bind(address, port)
 
     async def serve(self) -> None:
-        """Answer every request until cancelled."""
-        while True:
-            await self.socket.recv()
-            await self.socket.send(self.answer)
+        """Answer every request until cancelled (watching the door meanwhile)."""
+        door = asyncio.ensure_future(self.door.watch())
+        try:
+            while True:
+                await self.socket.recv()
+                await self.socket.send(self.answer)
+        finally:
+            door.cancel()
 
     def close(self) -> None:
-        """Close the socket (linger 0)."""
+        """Close the socket and its door (linger 0)."""
+        self.door.close()
         self.socket.close(linger=0)
         self.context.term()
 

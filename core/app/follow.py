@@ -18,6 +18,7 @@ from nacl.signing import SigningKey
 from atoll.app.peer_loop import handshake, run_peer
 from atoll.app.serve import deliver, run_host
 from atoll.errors import AtollError
+from atoll.net.descriptors import raise_limit
 from atoll.net.discovery import Announcement, Announcer
 from atoll.net.encoding import fingerprint
 from atoll.net.transport import HostSocket, PeerSocket, curve_keys, curve_public
@@ -162,6 +163,7 @@ def host_here(
     link.host = (
         Sequencer.take_over(table, link.key, unlogged) if taking_over else Sequencer.restored(table, link.key)
     )
+    raise_limit()  # before the socket: its door shares out what the limit allows
     link.host_socket = HostSocket(curve_keys(link.key), link.host.admit)
     host, port = split_address(address)
     link.port = link.host_socket.bind(host, port)

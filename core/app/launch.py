@@ -51,6 +51,7 @@ from atoll.app.store import (
 from atoll.engine.match import Match
 from atoll.engine.observation import Observation
 from atoll.errors import AtollError
+from atoll.net.descriptors import raise_limit
 from atoll.net.discovery import Announcement, Announcer, FoundTable
 from atoll.net.encoding import canonical_bytes, fingerprint, strict_hex
 from atoll.net.identity import Profile, tables_dir
@@ -312,6 +313,7 @@ async def _serve(
             _seat_bot(found, plan.own_bot, table) if plan.own_bot else person_chooser(_current_match(table))
         )
     server_keys = curve_keys(key)
+    raise_limit()  # before the sockets: their doors share out what the limit allows
     socket = HostSocket(server_keys, host.admit)
     keys: KeyService | None = None
     key_task: asyncio.Task[None] | None = None

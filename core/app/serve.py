@@ -8,6 +8,7 @@ import time
 from collections.abc import Callable
 
 from atoll.engine.loop import observe
+from atoll.net.door import STARVED
 from atoll.net.transport import HostSocket, Intake
 from atoll.table.frames import batched
 from atoll.table.host import Outgoing, Sequencer
@@ -18,6 +19,7 @@ log = logging.getLogger("atoll.app.serve")
 
 #: How long the host keeps relaying after the game ends, for peers still catching up.
 GRACE_S = 5.0
+
 
 class NobodyCame(TableFailed):
     """A resumed host that no peer came back to (the table went on under another seat, or ended)."""
@@ -88,13 +90,24 @@ async def run_host(
     mover: asyncio.Task[None] | None = None
 
     async def move(at: int) -> None:
+        nonlocal asked_at
         engine = table.engine
         assert engine is not None and engine.seat is not None and choose is not None
-        action = await choose(observe(engine.match, engine.seat))
+        try:
+            action = await choose(observe(engine.match, engine.seat))
+        except OSError as exc:
+            if exc.errno not in STARVED:
+                raise
+            # a flood of connections took the descriptors a bot's thread needed: ask again shortly
+            log.warning("the host's own seat could not choose (%s); asking again in %.1f s", exc, TICK_S)
+            await asyncio.sleep(TICK_S)
+            asked_at = -1
+            return
         if table.engine is not None and len(table.engine.match.events) == at:
             send(host.local(table.move(action)))
 
     intake = Intake(socket)
+    door = asyncio.ensure_future(socket.door.watch())  # idle connections cannot starve the host
     ticked = 0.0
     try:
         while not table.over():
@@ -144,5 +157,6 @@ async def run_host(
                 on_event(event)
     finally:
         intake.close()
+        door.cancel()
         if mover is not None and not mover.done():
             mover.cancel()

@@ -3,9 +3,9 @@
 :class:`Sequencer` is the host's logic without sockets: given the bytes a connection sent, it returns
 the frames to send to which connections. It authenticates every message before it reads it, refuses
 what cannot be taken now (with an error to its sender and a line in the host's log), places the rest
-in the log, signs its place, and relays the entry to every connection. The host keeps its own copy
-of the table (:class:`~atoll.table.table.Table`) to know what can be taken; when the host's own
-person plays, their messages are sequenced the same way, without a network hop.
+in the log, signs its place, and relays the entry to the seats and the admitted spectators. The host
+keeps its own copy of the table (:class:`~atoll.table.table.Table`) to know what can be taken; when
+the host's own person plays, their messages are sequenced the same way, without a network hop.
 """
 
 from __future__ import annotations
@@ -244,7 +244,8 @@ class Sequencer:
             checked = self.table.check_sequenced(entry)
             self.table.keep_entry(checked)  # on the host's disk before any peer sees it
             data = entry_frame(entry.to_bytes())
-            frames = [(conn, data) for conn in self.connections]
+            at_table = self.recipients()
+            frames = [*self._catch_up(current, at_table), *((conn, data) for conn in at_table)]
             if self.emit is not None:
                 self.emit(frames)  # the peers start checking it while the host does the same
             else:
@@ -258,6 +259,25 @@ class Sequencer:
                 queue.append(own_envelope(closing))
         self._since = (len(self.table.log.entries), self._now)  # what is owed now is owed from now
         return out
+
+    def recipients(self) -> list[bytes]:
+        """The connections the table's traffic (entries, presence, chat) goes to: those of the seats and
+        the admitted spectators. Anyone else who synced gets what it asks for, and nothing more."""
+        lobby = self.table.lobby
+        if lobby is None:
+            return []
+        at_table = {*lobby.seated, *lobby.spectators}
+        return [conn for conn, who in self.connections.items() if who in at_table]
+
+    def _catch_up(self, message: Envelope, at_table: list[bytes]) -> list[Outgoing]:
+        """The entries the author of ``message`` lacks, up to its own, for its connections that are not
+        at the table yet (its ``sit`` or ``watch`` puts it there): from the entry it says it saw."""
+        joining = [c for c, who in self.connections.items() if who == message.author and c not in at_table]
+        seen = message.seen.get("seq")
+        if not joining or type(seen) is not int:
+            return []
+        frames = [entry_frame(e.to_bytes()) for e in self.table.log.entries[max(0, seen + 1) :]]
+        return [(conn, data) for conn in joining for data in frames]
 
     def owed_goodbyes(self) -> set[str]:
         """The seats (other than this host's own) that have not said goodbye: they may still be
@@ -320,7 +340,7 @@ class Sequencer:
             return []
         self.away = away
         data = frame(Frame.PRESENCE, away=list(away))
-        return [(conn, data) for conn in self.connections]
+        return [(conn, data) for conn in self.recipients()]
 
     def _entries(self, connection: bytes, message: Envelope) -> list[Outgoing]:
         """Entries of the old host that a peer holds and this new host lacks (checked one by one)."""
@@ -384,7 +404,7 @@ class Sequencer:
         if self.on_chat is not None:  # the host's own person reads the table talk too
             self.on_chat(message)
         data = frame(Frame.CHAT, msg=message.to_json())
-        return [(conn, data) for conn in self.connections]
+        return [(conn, data) for conn in self.recipients()]
 
     def refuse(self, connection: bytes, text: str) -> list[Outgoing]:
         """Refuse what ``connection`` sent that never reached :meth:`receive` (the transport could not

@@ -57,8 +57,18 @@ class HostGone(Exception):
         self.rank = rank
 
 
-#: How many times a peer sends a message again that the log does not take in (a refused one, too).
-SEND_ATTEMPTS = 3
+#: Welcomes (the host's answers to heartbeats, one every :data:`HEARTBEAT_S`) a peer waits for before
+#: it sends again a message the log has not taken in (a lost one, or one the host refused).
+RESEND_AFTER = 2
+
+#: The most welcomes between two sends of the same message: the wait doubles up to this, and the peer
+#: keeps sending for as long as the table is open and the host answers.
+RESEND_MOST = 16
+
+
+def resend_gap(attempts: int) -> int:
+    """Welcomes to wait before sending again a message sent ``attempts`` times again already."""
+    return min(RESEND_AFTER << min(attempts, 8), RESEND_MOST)
 
 
 @dataclass
@@ -199,19 +209,21 @@ class PeerSession:
 
     def _again(self, restarted: bool) -> list[bytes]:
         """What to send again: everything unlogged after the host restarted (it may have died with it);
-        otherwise, once caught up, what two heartbeats have not seen logged (a message dropped on the
-        way, or by the host's rate limit), at most :data:`SEND_ATTEMPTS` times."""
+        otherwise, once caught up, what :func:`resend_gap` welcomes have not seen logged (a message
+        dropped on the way, or refused by the host's rate limit), the wait doubling each time, for as
+        long as the host answers; from the third time on, each send is a line in the peer's log."""
         me = self.table.me or ""
         for n in [n for n in self.unlogged if self.table.log.holds_number(me, n)]:
             del self.unlogged[n]
         if not restarted and not self.caught_up():
             return []
         again = []
-        for waiting in self.unlogged.values():
-            due = self.welcomes - waiting.welcome >= 2 and waiting.attempts < SEND_ATTEMPTS
-            if restarted or due:
+        for n, waiting in sorted(self.unlogged.items()):
+            if restarted or self.welcomes - waiting.welcome >= resend_gap(waiting.attempts):
                 waiting.welcome, waiting.attempts = self.welcomes, waiting.attempts + 1
                 again.append(waiting.data)
+                if waiting.attempts >= 3:
+                    log.warning("message %d is not in the log yet: sent again (%d)", n, waiting.attempts)
         return again
 
     def caught_up(self) -> bool:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+import socket
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 
 from nacl.signing import SigningKey
 
@@ -24,3 +25,20 @@ async def host_and_peer(admit: bool = True) -> AsyncIterator[tuple[HostSocket, P
     finally:
         peer.close()
         host.close()
+
+
+@contextmanager
+def idle_connections(port: int, count: int) -> Iterator[list[socket.socket]]:
+    """``count`` TCP connections to ``port`` on loopback that never say a word (connecting in the
+    background, so that a full backlog does not hold the test up); closed afterwards."""
+    opened: list[socket.socket] = []
+    try:
+        for _ in range(count):
+            raw = socket.socket()
+            opened.append(raw)
+            raw.setblocking(False)
+            raw.connect_ex(("127.0.0.1", port))
+        yield opened
+    finally:
+        for raw in opened:
+            raw.close()

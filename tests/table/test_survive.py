@@ -6,7 +6,10 @@ The host's clock is the caller's (``Sequencer.tick(now)``), so these tests say w
 from __future__ import annotations
 
 import json
+from itertools import pairwise
 from pathlib import Path
+
+import pytest
 
 from atoll.table.frames import frame, read_frame
 from atoll.table.log import stored_entries
@@ -169,14 +172,19 @@ def test_a_seat_that_leaves_ends_the_game_with_a_clear_result_for_everyone() -> 
         assert all(event.blame is None for event in peer.table.events)
 
 
-def test_a_message_the_log_does_not_take_in_is_sent_again_after_two_heartbeats_at_most_three_times() -> None:
+def test_a_message_the_log_does_not_take_in_is_sent_again_for_as_long_as_the_host_answers_ever_more_rarely(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     net = open_table("kariba", 2)
     start(net)
     session = net.peers[0].session
     lost = session.sending(net.peers[0].table.compose("chat", {"text": "hello"}))  # never logged
     welcome = frame("welcome", host="", table="", proto=PROTOCOL, length=0, run=net.host.run)
-    sent = [session.on_frame(welcome) for _ in range(8)]
-    assert [lost in out for out in sent] == [False, True, False, True, False, True, False, False]
+    sent = [lost in session.on_frame(welcome) for _ in range(64)]
+    # counted in the host's answers to heartbeats (one every two seconds): the wait doubles up to 16
+    sends = [answer + 1 for answer, again in enumerate(sent) if again]
+    assert [later - earlier for earlier, later in pairwise([0, *sends])] == [2, 4, 8, 16, 16, 16]
+    assert sum("is not in the log yet: sent again" in r.getMessage() for r in caplog.records) == 4
 
 
 def test_after_the_host_restarts_everything_unlogged_is_sent_again_at_once() -> None:
