@@ -14,12 +14,12 @@ from tests.tui.driver import ENTER, SizedOutput, pipe, registry, wait_for
 DOWN = "\x1b[B"
 
 
-def found(name: str, game: str = "kariba", taken: int = 1, free: int = 2) -> FoundTable:
+def found(name: str, game: str = "kariba", taken: int = 1, free: int = 2, build: str = "") -> FoundTable:
     """A table as a DNS-SD browser finds it."""
     announcement = Announcement(
         table=f"{game}-{abs(hash(name)) % 10**8}", name=name, game=game, variant="standard", taken=taken,
         free=free, proto="1", fingerprint=Identity.generate().fingerprint,
-        curve_key=CurveKeyPair.generate().public.decode(),
+        curve_key=CurveKeyPair.generate().public.decode(), build=build,
     )
     return FoundTable(instance=f"{name}._atoll._tcp.local.", announcement=announcement,
                       addresses=("10.0.0.2",), port=4000)
@@ -73,3 +73,23 @@ def test_h_opens_the_host_form_and_enter_there_hosts_the_chosen_game() -> None:
 def test_q_leaves_the_lobby_without_a_choice() -> None:
     choice, _ = run_lobby(FakeBrowser([found("Ann's table")]), [("q", 0)])
     assert choice is None
+
+
+def test_a_table_whose_game_differs_from_the_installed_one_is_marked_in_the_list() -> None:
+    found_here = registry()
+    mine = found_here.pin("kariba").short()
+
+    def installed(game: str) -> str | None:
+        pin = found_here.installed_pin(game)
+        return pin.short() if pin is not None else None
+
+    tables = [found("same", build=mine), found("edited", build="0" * 16),
+              found("elsewhere", game="go", build=mine), found("older host")]
+    infos = [game.game.info for game in found_here.games.values()]
+    lobby = LobbyScreen(FakeBrowser(tables), infos, lambda game: [], installed=installed)
+    marks = [line.other_game for line in lobby.tables()]
+    assert marks == ["", "plays another build of kariba than the one installed here",
+                     "plays go, which is not installed here", ""]
+    text = "".join(t for _, t in lobby.list._text())
+    assert "    plays another build of kariba than the one installed here\n" in text
+    assert all(len(line) <= 80 for line in text.splitlines())
