@@ -35,6 +35,7 @@ class InstalledGame:
     source: str
     version: str = "unknown"
     module: str = ""
+    """The plugin's module (empty: the module of the game's class)."""
 
 
 @dataclass
@@ -66,7 +67,8 @@ class Registry:
         entry. Raises :class:`UnknownGame` as :meth:`game` does."""
         self.game(name)
         installed = self.games[name]
-        module = importlib.import_module(installed.module)  # imported already, as the plugin loaded
+        # imported already, as the plugin loaded; a game registered by hand stands for its plugin
+        module = importlib.import_module(installed.module or type(installed.game).__module__)
         return pin_module(module, installed.source, installed.version)
 
     def installed_pin(self, name: str) -> GamePin | None:
