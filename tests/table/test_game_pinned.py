@@ -22,9 +22,9 @@ from atoll.pin import GameDiffers, GamePin, atoll_version, code_digest, differs
 from atoll.table.audit import audit_command, audit_log
 from atoll.table.frames import frame, read_frame
 from atoll.table.host import Sequencer
-from atoll.table.log import PROTOCOL
 from atoll.table.peer import PeerSession, TableFailed
 from atoll.table.table import Table
+from atoll.wire import PROTOCOL
 from tests.table.harness import REGISTRY, Net, open_table
 
 KARIBA = REGISTRY.pin("kariba")
