@@ -265,9 +265,16 @@ async def choose_in_lobby(
     def bot_kinds(game: str) -> list[str]:
         return sorted(kind.name for kind in registry.bots_for(game))
 
-    def installed(game: str) -> str | None:
+    async with TableBrowser(interfaces=interfaces) as browser:
+        return await LobbyScreen(browser, games, bot_kinds, installed=installed_builds(registry)).run()
+
+
+def installed_builds(registry: Registry) -> Callable[[str], str | None]:
+    """The short digest of a game's pin as installed here (``None``: not installed), as a table's
+    announcement carries it (``build``)."""
+
+    def build(game: str) -> str | None:
         pin = registry.installed_pin(game)
         return pin.short() if pin is not None else None
 
-    async with TableBrowser(interfaces=interfaces) as browser:
-        return await LobbyScreen(browser, games, bot_kinds, installed=installed).run()
+    return build

@@ -13,12 +13,14 @@ from pathlib import Path
 import pytest
 from nacl.signing import SigningKey
 
+from atoll.app.launch import check_installed
 from atoll.app.peer_loop import handshake
 from atoll.app.serve import run_host
 from atoll.net.encoding import fingerprint
 from atoll.net.envelope import seal
 from atoll.net.transport import HostSocket, PeerSocket, curve_keys
 from atoll.pin import GameDiffers, GamePin, atoll_version, code_digest, differs
+from atoll.registry import Registry
 from atoll.table.audit import audit_command, audit_log
 from atoll.table.frames import frame, read_frame
 from atoll.table.host import Sequencer
@@ -118,6 +120,19 @@ def test_a_seat_coming_back_under_another_build_is_stopped_before_it_plays_on() 
                     length=len(net.host.table.log.entries), run=net.host.run)
     with pytest.raises(GameDiffers, match="the same version with other code"):
         session.on_frame(welcome)
+
+
+def test_a_table_read_back_from_disk_under_another_build_is_refused_before_it_is_resumed() -> None:
+    net = open_table("kariba", 2)
+    net.run()
+    back = Table(net.host.table.id, net.host.key.verify_key.encode(), net.host.key, REGISTRY.game)
+    for entry in net.host.table.log.entries:
+        back.receive(entry.to_json())
+    check_installed(back, REGISTRY)  # the same build: nothing to say
+    edited = Registry(REGISTRY.games, REGISTRY.bots)
+    edited.installed_pin = lambda game: EDITED  # type: ignore[method-assign]
+    with pytest.raises(GameDiffers, match="the same version with other code"):
+        check_installed(back, edited)
 
 
 def test_what_a_person_is_told_names_both_versions_and_the_distribution_to_install() -> None:

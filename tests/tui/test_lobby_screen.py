@@ -3,12 +3,16 @@ tables appear and go while it is open, Enter joins, s watches, h opens the host 
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 from dataclasses import dataclass, field
 
+import pytest
+
+from atoll.cli import cmd_join
 from atoll.net.discovery import Announcement, FoundTable
 from atoll.net.identity import CurveKeyPair, Identity
-from atoll.tui.lobby import LobbyChoice, LobbyScreen
+from atoll.tui.lobby import LobbyChoice, LobbyScreen, installed_builds
 from tests.tui.driver import ENTER, SizedOutput, pipe, registry, wait_for
 
 DOWN = "\x1b[B"
@@ -78,18 +82,28 @@ def test_q_leaves_the_lobby_without_a_choice() -> None:
 def test_a_table_whose_game_differs_from_the_installed_one_is_marked_in_the_list() -> None:
     found_here = registry()
     mine = found_here.pin("kariba").short()
-
-    def installed(game: str) -> str | None:
-        pin = found_here.installed_pin(game)
-        return pin.short() if pin is not None else None
-
     tables = [found("same", build=mine), found("edited", build="0" * 16),
               found("elsewhere", game="go", build=mine), found("older host")]
     infos = [game.game.info for game in found_here.games.values()]
-    lobby = LobbyScreen(FakeBrowser(tables), infos, lambda game: [], installed=installed)
+    lobby = LobbyScreen(FakeBrowser(tables), infos, lambda game: [], installed=installed_builds(found_here))
     marks = [line.other_game for line in lobby.tables()]
     assert marks == ["", "plays another build of kariba than the one installed here",
                      "plays go, which is not installed here", ""]
     text = "".join(t for _, t in lobby.list._text())
     assert "    plays another build of kariba than the one installed here\n" in text
     assert all(len(line) <= 80 for line in text.splitlines())
+
+
+def test_the_plain_list_of_tables_marks_one_whose_game_differs_too(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    tables = [found("same", build=registry().pin("kariba").short()), found("edited", build="0" * 16)]
+
+    async def browse(timeout: float) -> list[FoundTable]:
+        return tables
+
+    monkeypatch.setattr("atoll.net.discovery.browse", browse)  # DNS-SD runs only on the simulated LAN
+    assert asyncio.run(cmd_join._list(argparse.Namespace(wait=0.1, json=False))) == 0
+    out = capsys.readouterr().out
+    assert out.count("plays another build of kariba than the one installed here") == 1
+    assert out.index("'edited'") < out.index("plays another build")
