@@ -250,13 +250,19 @@ class PeerSession:
         return out
 
     def _door(self) -> None:
-        """Once the ``open`` entry is in: raise :class:`~atoll.pin.GameDiffers` if the table pins
-        another build of its game than the one installed here, before this peer sits (or, coming
-        back to its seat, plays on), so nobody plays, or is judged by, rules that differ."""
-        pinned = self.table.pinned
-        if pinned is None or self.door_checked:
+        """Once the ``open`` entry is in, before this peer sits (or, coming back to its seat, plays
+        on): raise :class:`TableFailed` if the table was opened in another protocol version (a host
+        of an earlier version echoed this peer's own in its welcome), and
+        :class:`~atoll.pin.GameDiffers` if it pins another build of its game than the one installed
+        here, so nobody plays, or is judged by, rules that differ."""
+        if self.door_checked or not self.table.log.entries:
             return
-        require_same(pinned[0], pinned[1], self.installed(pinned[0]))
+        opened = self.table.log.entries[0].message
+        if opened.v != PROTOCOL:
+            raise TableFailed(other_protocol({"proto": opened.v}))
+        if self.table.pinned is not None:  # else the open entry opened no table, and said why
+            game, pinned = self.table.pinned
+            require_same(game, pinned, self.installed(game))
         self.door_checked = True
 
     def _chat(self, msg: Any) -> None:

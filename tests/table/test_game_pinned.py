@@ -198,6 +198,18 @@ def test_an_older_peer_is_refused_at_the_handshake_over_a_real_socket(
     )
 
 
+def test_a_table_opened_in_an_earlier_version_is_refused_at_its_open_entry(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    with monkeypatch.context() as older:  # a host of version 3, which echoed a peer's own version back
+        older.setattr("atoll.table.table.PROTOCOL", "atoll-table/3")
+        net = open_table("kariba", 2)
+    told = f"^this table speaks 'atoll-table/3', this atoll speaks {PROTOCOL!r}: install the host's atoll"
+    with pytest.raises(TableFailed, match=told):
+        net.send(0, net.peers[0].session.hello())
+    assert not _sat(net)
+
+
 # -- the audit -------------------------------------------------------------------------------------
 
 
