@@ -152,7 +152,7 @@ def report_lines(path: Path, report: LogAudit) -> list[str]:
             "file)"
         )
     if report.differs is not None:
-        return lines  # the verdict is said once, as unreliable (game_differs_line)
+        return lines  # the verdict is said once, as unreliable (_game_differs_line)
     if report.cheat is not None:
         lines.append(f"  does not check: {report.cheat}")
     elif report.ended is not None:
@@ -175,7 +175,7 @@ def _verdict(report: LogAudit) -> str:
     return f"every entry checks, with results {report.results}"
 
 
-def game_differs_line(report: LogAudit) -> str:
+def _game_differs_line(report: LogAudit) -> str:
     """What the audit says when this install's game is not the one the log pins: which verdict that
     makes unreliable, and that nobody is blamed for it."""
     return (
@@ -221,7 +221,7 @@ def audit_command(
     if wrong:
         return _tell(as_json, 2, "invalid", "; ".join(wrong), report, lines)
     if report.differs is not None:
-        return _tell(as_json, 2, "game differs", game_differs_line(report), report, lines)
+        return _tell(as_json, 2, "game differs", _game_differs_line(report), report, lines)
     if report.cheat is not None:
         return _tell(as_json, 1, "cheat", report.cheat, report, lines)
     if report.ended is not None:
