@@ -8,6 +8,7 @@ with its name and the reason; every other game still loads.
 from __future__ import annotations
 
 import functools
+import importlib
 import importlib.metadata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -19,17 +20,22 @@ from atoll import hookspecs
 from atoll.bots.base import BotKind
 from atoll.errors import PluginError, UnknownGame
 from atoll.game import Game
+from atoll.pin import GamePin, pin_module
 
 ENTRY_POINT_GROUP = "atoll.games"
 
 
 @dataclass(frozen=True)
 class InstalledGame:
-    """A game and where it comes from: the plugin name and the distribution that provides it."""
+    """A game and where it comes from: the plugin name, the distribution that provides it and its
+    version, and the plugin's module (whose package's code the game's pin digests)."""
 
     game: Game
     plugin: str
     source: str
+    version: str = "unknown"
+    module: str = ""
+    """The plugin's module (empty: the module of the game's class)."""
 
 
 @dataclass
@@ -56,6 +62,20 @@ class Registry:
             raise UnknownGame(f"no bot kind {kind!r} plays {game} (kinds for {game}: {usable})")
         return found
 
+    def pin(self, name: str) -> GamePin:
+        """The pin of the installed game ``name``: what a table opened here writes into its ``open``
+        entry. Raises :class:`UnknownGame` as :meth:`game` does."""
+        self.game(name)
+        installed = self.games[name]
+        # imported already, as the plugin loaded; a game registered by hand stands for its plugin
+        module = importlib.import_module(installed.module or type(installed.game).__module__)
+        return pin_module(module, installed.source, installed.version)
+
+    def installed_pin(self, name: str) -> GamePin | None:
+        """The pin of the game ``name`` as installed here, ``None`` if it is not: what a table's pin
+        is compared with."""
+        return self.pin(name) if name in self.games else None
+
     def bots_for(self, game: str) -> list[BotKind]:
         """The bot kinds that can play ``game``."""
         return [b for b in self.bots.values() if b.plays(game)]
@@ -78,18 +98,19 @@ def load_registry(
     """
     manager = plugin_manager()
     registry = Registry()
-    sources: dict[str, str] = {}
+    sources: dict[str, tuple[str, str]] = {}
     tops: dict[str, str] = {}
     if entry_points:
         for entry in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
             dist = entry.dist.name if entry.dist is not None else "unknown"
+            version = entry.dist.version if entry.dist is not None else "unknown"
             try:
                 plugin = entry.load()
                 manager.register(plugin, name=entry.name)
             except Exception as exc:  # a broken plugin must not take the others down
                 registry.problems.append(PluginError(entry.name, f"failed to load: {exc!r}"))
                 continue
-            sources[entry.name] = dist
+            sources[entry.name] = (dist, version)
             # The distribution of an entry point also names the source of any other plugin
             # module under the same top-level package, without scanning every installed one.
             tops.setdefault(entry.value.split(".")[0].split(":")[0], dist)
@@ -102,20 +123,30 @@ def load_registry(
     for name, plugin in manager.list_name_plugin():
         if plugin is None:
             continue
-        source = sources[name] if name in sources else _module_source(plugin, tops)
-        _collect(manager, registry, name, plugin, source)
+        source, version = sources[name] if name in sources else _module_source(plugin, tops)
+        _collect(manager, registry, name, plugin, (source, version))
     return registry
 
 
-def _module_source(plugin: object, known: Mapping[str, str]) -> str:
-    module = plugin.__name__ if isinstance(plugin, ModuleType) else type(plugin).__module__
-    top = module.split(".")[0]
+def _module_source(plugin: object, known: Mapping[str, str]) -> tuple[str, str]:
+    """The distribution that installed ``plugin`` (or its top-level package's name) and its version."""
+    top = _module_of(plugin).split(".")[0]
     if top in known:
-        return known[top]
+        source = known[top]
+    else:
+        try:
+            source = _distributions().get(top, [top])[0]
+        except Exception:
+            source = top
     try:
-        return _distributions().get(top, [top])[0]
-    except Exception:
-        return top
+        return source, importlib.metadata.version(source)
+    except (importlib.metadata.PackageNotFoundError, ValueError):
+        return source, "unknown"
+
+
+def _module_of(plugin: object) -> str:
+    """The name of the module a plugin is (or whose class it is an instance of)."""
+    return plugin.__name__ if isinstance(plugin, ModuleType) else type(plugin).__module__
 
 
 @functools.cache
@@ -125,7 +156,7 @@ def _distributions() -> Mapping[str, list[str]]:
 
 
 def _collect(
-    manager: pluggy.PluginManager, registry: Registry, name: str, plugin: object, source: str
+    manager: pluggy.PluginManager, registry: Registry, name: str, plugin: object, source: tuple[str, str]
 ) -> None:
     others = [p for p in manager.get_plugins() if p is not plugin]
     for hook in ("atoll_games", "atoll_bots"):
@@ -136,12 +167,14 @@ def _collect(
             registry.problems.append(PluginError(name, f"{hook} raised {exc!r}"))
             continue
         for item in contributed:
-            problem = _add(registry, name, source, item)
+            problem = _add(registry, name, source, _module_of(plugin), item)
             if problem:
                 registry.problems.append(PluginError(name, problem))
 
 
-def _add(registry: Registry, plugin: str, source: str, item: object) -> str | None:
+def _add(
+    registry: Registry, plugin: str, source: tuple[str, str], module: str, item: object
+) -> str | None:
     if isinstance(item, BotKind):
         if item.name in registry.bots:
             return f"bot kind {item.name!r} is already provided by another plugin"
@@ -157,7 +190,7 @@ def _add(registry: Registry, plugin: str, source: str, item: object) -> str | No
     problem = _smoke_test(item)
     if problem:
         return f"game {name!r} breaks the game API: {problem}"
-    registry.games[name] = InstalledGame(item, plugin, source)
+    registry.games[name] = InstalledGame(item, plugin, source[0], source[1], module)
     return None
 
 

@@ -24,7 +24,9 @@ from typing import Any, NotRequired, TypedDict
 #: Version 2: the deck's points are ristretto255 encodings (docs/decisions/0007). Version 3: the host
 #: may send entries back to back in one ``entries`` frame (:func:`atoll.table.frames.batched`).
 #: Version 4: a fair message is signed only by its seat's envelope (no table key, no inner signature;
-#: docs/decisions/0010-one-signed-record.md).
+#: docs/decisions/0010-one-signed-record.md); the ``open`` entry pins the game (:class:`PinBody`;
+#: docs/decisions/0017-the-game-pinned.md), and the host's ``welcome`` names the version the host
+#: speaks (it echoed the peer's own before).
 PROTOCOL = "atoll-table/4"
 
 
@@ -69,14 +71,25 @@ LOGGED = frozenset({Kind.OPEN, Kind.END, Kind.SIT, Kind.WATCH, Kind.MOVE, Kind.F
                     Kind.WITNESS, Kind.ABORT, Kind.LEAVE, Kind.HOST})
 
 
+class PinBody(TypedDict):
+    """The build of a game (:class:`atoll.pin.GamePin`): the distribution that installed its plugin,
+    its version, the SHA-256 (hex) of the plugin package's files, and atoll's version."""
+
+    dist: str
+    version: str
+    digest: str
+    atoll: str
+
+
 class OpenBody(TypedDict):
-    """``open``: the game and how the table runs."""
+    """``open``: the game, the build of it the table plays, and how the table runs."""
 
     game: str
     variant: str
     seats: int
     name: str
     options: dict[str, Any]
+    pin: PinBody
 
 
 class EndBody(TypedDict):
@@ -188,6 +201,10 @@ class WelcomeFrame(TypedDict):
     proto: str
     length: int
     run: str
+    game: NotRequired[str]
+    """On first contact (``have`` -1): the game the ``open`` entry names (a hint; the entry decides)."""
+    pin: NotRequired[PinBody]
+    """On first contact: the build of it the ``open`` entry pins."""
 
 
 class EntryFrame(TypedDict):

@@ -1,10 +1,11 @@
 """Finding tables on the LAN: DNS-SD (``_atoll._tcp``) announcements and browsing with python-zeroconf.
 
 A host announces each open table as one service instance whose TXT record says what it is (game,
-variant, seats taken and free, protocol version, the host's fingerprint and CURVE key, the table's
-name and id), on the interface addresses it serves only. Browsers list what they find; anything a
-stranger on the LAN could announce is checked by :func:`parse_txt` first, and an announcement that
-does not check is skipped with a warning, never shown or joined.
+variant, seats taken and free, protocol version, a short digest of the game's build, the host's
+fingerprint and CURVE key, the table's name and id), on the interface addresses it serves only.
+Browsers list what they find; anything a stranger on the LAN could announce is checked by
+:func:`parse_txt` first, and an announcement that does not check is skipped with a warning, never
+shown or joined.
 
 Tools we did not write see the same records: ``avahi-browse -r _atoll._tcp`` or a unicast query
 ``dig -p 5353 @HOST _atoll._tcp.local PTR``, which python-zeroconf answers directly.
@@ -58,6 +59,7 @@ _PROTO = re.compile(r"[A-Za-z0-9][A-Za-z0-9_./-]{0,31}")
 _TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _FINGERPRINT = re.compile(r"[a-z2-7]{4}(?:-[a-z2-7]{4}){5}")
 _COUNT = re.compile(r"[0-9]{1,2}")
+_BUILD = re.compile(r"[0-9a-f]{8,32}")
 _INSTANCE_BYTES = 63  # the longest DNS label, and so the longest instance name
 _MAX_WARNED = 1000  # bad announcements remembered so each is warned about once
 
@@ -91,6 +93,10 @@ class Announcement:
     fingerprint: str
     #: The host's CURVE public key in z85 (``curve``), the key a peer's DEALER must expect.
     curve_key: str
+    #: A short digest of the build of the game the table plays (``build``, 8-32 lowercase hex
+    #: digits), made by the application (this layer knows no games), so a lobby can mark a table
+    #: whose game differs from the one installed; empty when the host did not say.
+    build: str = ""
 
     def __post_init__(self) -> None:
         _check(_TABLE_ID, self.table, "table", "a table id of letters, digits, '-' and '_'")
@@ -114,6 +120,8 @@ class Announcement:
             check_curve_key(self.curve_key)
         except ValueError as exc:
             raise BadAnnouncement(f"curve: {exc}") from None
+        if self.build:
+            _check(_BUILD, self.build, "build", "8-32 lowercase hex digits")
 
     @property
     def seats(self) -> int:
@@ -132,6 +140,7 @@ class Announcement:
             "proto": self.proto,
             "fp": self.fingerprint,
             "curve": self.curve_key,
+            **({"build": self.build} if self.build else {}),
         }
 
 
@@ -157,6 +166,11 @@ def parse_txt(properties: Mapping[bytes, bytes | None], size: int) -> Announceme
             fields[key] = raw.decode("utf-8")
         except UnicodeDecodeError:
             raise BadAnnouncement(f"{key} is not UTF-8 text") from None
+    build = properties.get(b"build")  # optional: hosts of earlier versions do not announce it
+    try:
+        fields["build"] = build.decode("utf-8") if build is not None else ""
+    except UnicodeDecodeError:
+        raise BadAnnouncement("build is not UTF-8 text") from None
     for key in ("taken", "free"):
         if not _COUNT.fullmatch(fields[key]):
             raise BadAnnouncement(f"{key} seats {fields[key]!r} is not a whole number from 0 to {MAX_SEATS}")
@@ -170,6 +184,7 @@ def parse_txt(properties: Mapping[bytes, bytes | None], size: int) -> Announceme
         proto=fields["proto"],
         fingerprint=fields["fp"],
         curve_key=fields["curve"],
+        build=fields["build"],
     )
 
 
@@ -541,6 +556,7 @@ async def _announce(args: argparse.Namespace) -> int:
         proto=args.proto,
         fingerprint=args.fp or Identity.generate().fingerprint,
         curve_key=args.curve or CurveKeyPair.generate().public.decode(),
+        build=args.build,
     )
     loop = asyncio.get_running_loop()
     async with Announcer(announcement, port=args.port, interfaces=args.interface) as announcer:
@@ -597,6 +613,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     announce.add_argument("--taken", type=int, default=1)
     announce.add_argument("--free", type=int, default=1)
     announce.add_argument("--proto", default="1")
+    announce.add_argument("--build", default="", help="short digest of the game's build (hex)")
     announce.add_argument("--fp", help="host fingerprint (default: a fresh identity's)")
     announce.add_argument("--curve", help="host CURVE public key in z85 (default: a fresh key's)")
     find = sub.add_parser("browse", help="list the tables announced on the LAN")

@@ -179,6 +179,27 @@ async def _serve_here(link: Link, choose: Chooser | None, on_event: Callable[[Ev
             await announcer.close()
 
 
+def announcement_of(table: Table, curve: str, host_fp: str) -> Announcement:
+    """What the LAN is told of ``table`` now (its DNS-SD record): its id, name, game and variant,
+    the seats taken and free, the short digest of the game's pin, and the host's CURVE key and
+    fingerprint."""
+    lobby = table.lobby
+    if lobby is None:
+        raise AtollError(f"table {table.id} has not opened yet: there is nothing to announce")
+    return Announcement(
+        table=table.id,
+        name=lobby.name,
+        game=lobby.game,
+        variant=lobby.variant,
+        taken=len(lobby.seated),
+        free=lobby.seats - len(lobby.seated),
+        proto=PROTOCOL,
+        fingerprint=host_fp,
+        curve_key=curve,
+        build=table.pinned[1].short() if table.pinned is not None else "",
+    )
+
+
 async def _announce(link: Link) -> Announcer | None:
     """Announce the table again, from this seat that hosts it now (on the interface of its standby
     address); a LAN where that fails still has the peers, who follow by themselves."""
@@ -188,17 +209,8 @@ async def _announce(link: Link) -> Announcer | None:
     if lobby is None or me is None or me not in lobby.standby:
         return None
     here, _ = split_address(lobby.standby[me])
-    announcement = Announcement(
-        table=table.id,
-        name=lobby.name,
-        game=lobby.game,
-        variant=lobby.variant,
-        taken=len(lobby.seated),
-        free=lobby.seats - len(lobby.seated),
-        proto=PROTOCOL,
-        fingerprint=fingerprint(link.key.verify_key.encode()),
-        curve_key=curve_keys(link.key)[0].decode(),
-    )
+    announcement = announcement_of(table, curve_keys(link.key)[0].decode(),
+                                   fingerprint(link.key.verify_key.encode()))
     announcer = Announcer(announcement, port=link.port, interfaces=[here])
     try:
         await announcer.open()

@@ -24,7 +24,15 @@ from typing import TypeVar
 import zmq
 from nacl.signing import SigningKey
 
-from atoll.app.follow import Link, connect_to, follow, host_here, moved_to, standby_address
+from atoll.app.follow import (
+    Link,
+    announcement_of,
+    connect_to,
+    follow,
+    host_here,
+    moved_to,
+    standby_address,
+)
 from atoll.app.peer_loop import Welcome, bot_chooser, handshake
 from atoll.app.person import (
     FINISHED,
@@ -52,16 +60,17 @@ from atoll.engine.match import Match
 from atoll.engine.observation import Observation
 from atoll.errors import AtollError
 from atoll.net.descriptors import raise_limit
-from atoll.net.discovery import Announcement, Announcer, FoundTable
+from atoll.net.discovery import Announcer, FoundTable
 from atoll.net.encoding import canonical_bytes, fingerprint, strict_hex
 from atoll.net.identity import Profile, tables_dir
 from atoll.net.transport import HostSocket, KeyService, PeerSocket, Refused, ask_key, curve_keys
+from atoll.pin import require_same
 from atoll.registry import Registry
 from atoll.table.host import Sequencer
 from atoll.table.peer import Chooser, PeerSession, TableFailed
 from atoll.table.table import HOST_TIMEOUT_S, Event, Table
 from atoll.types import Action
-from atoll.wire import PROTOCOL, Kind
+from atoll.wire import Kind
 
 #: How long a person who asked for a rematch waits for the host's next game at the same address.
 REMATCH_WAIT_S = 180.0
@@ -180,6 +189,14 @@ async def _next_game(
     )
 
 
+def check_installed(table: Table, found: Registry) -> None:
+    """Raise :class:`~atoll.pin.GameDiffers` if ``table`` (read back from disk) pins another build of
+    its game than the one installed here: playing on would play, and judge, other rules."""
+    if table.pinned is not None:
+        game, pinned = table.pinned
+        require_same(game, pinned, found.installed_pin(game))
+
+
 def _open_table(plan: HostPlan, found: Registry, profile: Profile) -> tuple[Sequencer, TableFiles]:
     """A new table for ``plan``: a new id and master secret, its folder, and the host's own seat."""
     key = profile.identity.signing_key()
@@ -195,6 +212,7 @@ def _open_table(plan: HostPlan, found: Registry, profile: Profile) -> tuple[Sequ
         variant=plan.variant,
         seats=plan.seats,
         name=plan.table_name,
+        pin=found.pin(plan.game),
         master=master,
         log_path=files.log,
         sealed_path=files.sealed,
@@ -235,6 +253,7 @@ async def resume_host(table_id: str | None, found: Registry, profile: Profile, *
     )
     if table.restore() == 0:
         raise AtollError(f"{files.log}: no entries to resume the table from")
+    check_installed(table, found)
     elsewhere = await moved_to(key, table, wait=2.0)  # short: the peers are waiting for this host
     if elsewhere is None:
         host = Sequencer.restored(table, key, late_watchers=plan.late_watchers)
@@ -409,25 +428,6 @@ def _with_seats(
             task.add_done_callback(updates.discard)
 
     return on_event
-
-
-def announcement_of(table: Table, curve: str, host_fp: str) -> Announcement:
-    """What the LAN is told of ``table`` now (its DNS-SD record): its id, name, game and variant,
-    the seats taken and free, and the host's CURVE key and fingerprint."""
-    lobby = table.lobby
-    if lobby is None:
-        raise AtollError(f"table {table.id} has not opened yet: there is nothing to announce")
-    return Announcement(
-        table=table.id,
-        name=lobby.name,
-        game=lobby.game,
-        variant=lobby.variant,
-        taken=len(lobby.seated),
-        free=lobby.seats - len(lobby.seated),
-        proto=PROTOCOL,
-        fingerprint=host_fp,
-        curve_key=curve,
-    )
 
 
 async def _announce(plan: HostPlan, table: Table, port: int, curve: str, host_fp: str) -> Announcer:
@@ -654,6 +654,9 @@ async def _join_once(
                 f"the host at {plan.host}:{plan.port} has fingerprint {host_fp}, "
                 f"not the announced {plan.expected_fp}"
             )
+        if welcome.pinned is not None:  # at the door: before anything is written or anyone sits
+            game, pinned = welcome.pinned
+            require_same(game, pinned, found.installed_pin(game))
         files = table_files(tables_dir(profile.home), welcome.table_id)
         master = os.urandom(32)
         role = "watch" if plan.spectate else "sit"
@@ -733,6 +736,7 @@ async def resume_join(
         sealed_path=files.sealed,
     )
     restored = table.restore()
+    check_installed(table, found)
     bot = place.get("bot")
     standby = table.lobby.standby.get(table.me or "") if table.lobby is not None else None
     link = Link(key, None, announce=place.get("announced") is True)
@@ -757,7 +761,9 @@ async def resume_join(
         if leave:
             if table.my_seat is None:
                 raise AtollError(f"this machine holds no seat at table {table.id}; there is nothing to leave")
-            session = PeerSession(table, role, profile.name, standby=standby, leaving=True)
+            session = PeerSession(
+                table, role, profile.name, found.installed_pin, standby=standby, leaving=True
+            )
             await follow(session, link, None, _quiet if quiet else say_event)
             print(f"you left table {table.id}: {table.ended or 'the game had ended'}")
             return 0
@@ -787,7 +793,7 @@ async def _play(
     """Sit (or watch) at ``table`` through ``link`` until the game is over, following the table if its
     host goes and hosting it here if this seat is next; the exit status, and how the person left the
     screen (``"finished"`` without one)."""
-    session = PeerSession(table, role, profile.name, standby=standby)
+    session = PeerSession(table, role, profile.name, found.installed_pin, standby=standby)
     spectate = role == "watch"
     choose: Chooser | None = None
     if bot:

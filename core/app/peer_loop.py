@@ -15,8 +15,17 @@ from atoll.engine.observation import Observation
 from atoll.net.encoding import strict_hex
 from atoll.net.envelope import Unauthenticated, seal
 from atoll.net.transport import Intake, PeerSocket
+from atoll.pin import GamePin
 from atoll.table.frames import read_frame
-from atoll.table.peer import HEARTBEAT_S, HOST_QUIET_S, Chooser, PeerSession, TableFailed, next_host
+from atoll.table.peer import (
+    HEARTBEAT_S,
+    HOST_QUIET_S,
+    Chooser,
+    PeerSession,
+    TableFailed,
+    next_host,
+    other_protocol,
+)
 from atoll.table.table import Event, Table
 from atoll.types import Action
 from atoll.wire import PROTOCOL, Frame, Kind
@@ -24,10 +33,12 @@ from atoll.wire import PROTOCOL, Frame, Kind
 
 @dataclass(frozen=True)
 class Welcome:
-    """What the host says on first contact: its identity key (raw) and the table id."""
+    """What the host says on first contact: its identity key (raw), the table id, and the game the
+    table plays with the build it pins (``None`` if the host did not say)."""
 
     host_key: bytes
     table_id: str
+    pinned: tuple[str, GamePin] | None = None
 
 
 async def handshake(socket: PeerSocket, key: SigningKey, timeout: float = 10.0) -> Welcome:
@@ -50,14 +61,21 @@ async def handshake(socket: PeerSocket, key: SigningKey, timeout: float = 10.0) 
         if frm["t"] != Frame.WELCOME:
             continue
         if frm.get("proto") != PROTOCOL:
-            raise TableFailed(
-                f"the host speaks {frm.get('proto')!r}; this atoll speaks {PROTOCOL}: "
-                "install the same atoll version as the host"
-            )
+            raise TableFailed(other_protocol(frm))
         try:
-            return Welcome(strict_hex(frm.get("host"), 32, "host key"), str(frm["table"]))
+            host_key, table_id = strict_hex(frm.get("host"), 32, "host key"), str(frm["table"])
         except (KeyError, ValueError) as exc:
             raise TableFailed(f"the host's welcome is malformed: {exc}") from exc
+        return Welcome(host_key, table_id, _pinned(frm))
+
+
+def _pinned(welcome: dict[str, Any]) -> tuple[str, GamePin] | None:
+    """The game a welcome says the table plays, and its pin (``None`` if it names none, or not well)."""
+    game = welcome.get("game")
+    try:
+        return (game, GamePin.from_json(welcome.get("pin"))) if isinstance(game, str) else None
+    except ValueError:
+        return None  # only a hint: the peer checks the signed open entry before it sits
 
 
 async def run_peer(

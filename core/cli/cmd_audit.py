@@ -3,7 +3,8 @@
 Exit status: 0 the log checks in full and the game reached its end (it is internally consistent and
 signed by the identities it prints: it does not show that this game happened, so compare the
 fingerprints, or pass ``--expect``); 1 a seat cheated, named; 2 not a valid table log (damaged, cut,
-forged, another kind of file, or not signed by the expected identities), blaming nobody; 3 the game
+forged, another kind of file, or not signed by the expected identities), or a log whose pinned game
+differs from the one installed here (its verdict would be unreliable), blaming nobody; 3 the game
 did not reach its end, or ended early with nobody to blame.
 """
 
@@ -52,8 +53,9 @@ def run(args: argparse.Namespace) -> int:
         return 2
     from atoll.net.encoding import fingerprint
 
-    return audit_command(args.file, registry(quiet=args.json).game, fingerprint, dict(args.expect),
-                         as_json=args.json)
+    found = registry(quiet=args.json)
+    return audit_command(args.file, found.game, fingerprint, dict(args.expect), as_json=args.json,
+                         installed=found.installed_pin)
 
 
 def _what_it_is(path: Path) -> str:

@@ -135,6 +135,7 @@ async def _join(args: argparse.Namespace, state: JoinState) -> int | HostChoice:
 
 async def _list(args: argparse.Namespace) -> int:
     from atoll.net.discovery import browse
+    from atoll.tui.lobby import Announcement, installed_builds
 
     tables = await browse(args.wait)
     if args.json:
@@ -143,12 +144,16 @@ async def _list(args: argparse.Namespace) -> int:
     if not tables:
         print(f"no tables found on the LAN in {args.wait:g} s (host one with `atoll host GAME`)")
         return 0
+    builds = installed_builds(registry(quiet=True))
     for found in tables:
         a = found.announcement
         print(
             f"{a.name!r}: {a.game} ({a.variant}), {a.taken} taken, {a.free} free; host {a.fingerprint}\n"
             f"    atoll join {a.table}    (or: atoll join --address {found.pinned_address})"
         )
+        other = Announcement.of(found, builds).other_game
+        if other:
+            print(f"    {other}")
     return 0
 
 

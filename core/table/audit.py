@@ -6,6 +6,10 @@ where every seat opens its seeds and the whole game is re-checked against them. 
 valid log (unreadable, cut, an entry that does not chain or is not signed) is *damaged*: nobody is
 blamed for it. A cheat is named only when its author validly signed it.
 
+The ``open`` entry pins the game's build (:mod:`atoll.pin`); an audit under an install whose game
+differs from it says so, and which verdict that makes unreliable, instead of blaming anyone: the
+signatures and the chain check the same under any install, the moves and results do not.
+
 A clean audit means the log is internally consistent and signed by the keys it lists (the host's and
 each seat's, shown as fingerprints); it does not prove the game happened, or who was at the table:
 compare the fingerprints with the people you played.
@@ -22,6 +26,7 @@ from pathlib import Path
 from atoll.game import Game
 from atoll.net.encoding import canonical_bytes, normal_fingerprint, strict_hex
 from atoll.net.envelope import Unauthenticated, open_envelope
+from atoll.pin import GamePin, differs
 from atoll.table.log import BadEntry, HostEquivocated, read_log
 from atoll.table.table import Table
 
@@ -51,6 +56,12 @@ class LogAudit:
     vouched: list[int] = field(default_factory=list)
     """Entries whose own host signature does not verify, each the first of a run that a later
     signature of the host covers (the entries of the run are taken on that signature)."""
+    pinned: GamePin | None = None
+    """The build of the game the ``open`` entry pins (``None``: a log of an earlier version)."""
+    installed: GamePin | None = None
+    """The build of that game installed where the audit runs (``None``: not installed, or not asked)."""
+    differs: str | None = None
+    """What differs between the two, when they differ: the game-dependent verdict is then unreliable."""
 
     @property
     def clean(self) -> bool:
@@ -58,8 +69,15 @@ class LogAudit:
         return self.cheat is None and self.results is not None
 
 
-def audit_log(path: Path, games: Callable[[str], Game], fingerprint: Callable[[bytes], str]) -> LogAudit:
-    """Audit the table log at ``path``; raises :class:`DamagedLog` for a file that is not a valid log."""
+def audit_log(
+    path: Path,
+    games: Callable[[str], Game],
+    fingerprint: Callable[[bytes], str],
+    installed: Callable[[str], GamePin | None] | None = None,
+) -> LogAudit:
+    """Audit the table log at ``path``; raises :class:`DamagedLog` for a file that is not a valid log.
+    ``installed`` gives the pin of a game as installed here (the registry's ``installed_pin``): the
+    report says when it is not the build the log pins (nothing is compared without it)."""
     try:
         entries = read_log(path)
     except (OSError, BadEntry) as exc:
@@ -83,6 +101,11 @@ def audit_log(path: Path, games: Callable[[str], Game], fingerprint: Callable[[b
         report.cheat = f"the host: {exc}"
         report.entries = len(table.log.entries)
         return report
+    if table.pinned is not None:
+        game, report.pinned = table.pinned
+        if installed is not None:
+            report.installed = installed(game)
+            report.differs = differs(game, report.pinned, report.installed)
     report.entries = len(table.log.entries)
     for event in table.events:
         if event.refused:
@@ -113,6 +136,13 @@ def report_lines(path: Path, report: LogAudit) -> list[str]:
         f"  host: identity {report.host}",
     ]
     lines += [f"  seat {seat}: {name}, identity {fp}" for seat, (name, fp) in enumerate(report.seats)]
+    if report.pinned is None:
+        lines.append("  game build: not pinned (a log of an earlier atoll): the rules played are not named")
+    else:
+        lines.append(f"  game build: {report.pinned.describe()}")
+        if report.differs is not None:
+            here = report.installed.describe() if report.installed is not None else "not installed"
+            lines.append(f"  installed here: {here}")
     lines += [f"  refused (changed nothing): {text}" for text in report.refused[:20]]
     if report.vouched:
         shown = ", ".join(str(seq) for seq in report.vouched[:20])
@@ -121,6 +151,8 @@ def report_lines(path: Path, report: LogAudit) -> list[str]:
             "covers each, and the entries up to it (a host that signs its relays carelessly, or a damaged "
             "file)"
         )
+    if report.differs is not None:
+        return lines  # the verdict is said once, as unreliable (_game_differs_line)
     if report.cheat is not None:
         lines.append(f"  does not check: {report.cheat}")
     elif report.ended is not None:
@@ -130,6 +162,27 @@ def report_lines(path: Path, report: LogAudit) -> list[str]:
     else:
         lines.append(f"  every signature, entry, move and fairness proof checks; results {report.results}")
     return lines
+
+
+def _verdict(report: LogAudit) -> str:
+    """What the audit found, in a few words (for a report whose verdict is unreliable)."""
+    if report.cheat is not None:
+        return f"it does not check ({report.cheat})"
+    if report.ended is not None:
+        return f"the game ended early ({report.ended})"
+    if report.results is None:
+        return "the game did not reach its end"
+    return f"every entry checks, with results {report.results}"
+
+
+def _game_differs_line(report: LogAudit) -> str:
+    """What the audit says when this install's game is not the one the log pins: which verdict that
+    makes unreliable, and that nobody is blamed for it."""
+    return (
+        f"the game installed here differs from the table's: {report.differs}. Under this install "
+        f"{_verdict(report)}: a verdict by other rules than the table's, so it is unreliable and blames "
+        "nobody (the signatures and the hash chain check the same under any install)"
+    )
 
 
 def is_table_log(path: Path) -> bool:
@@ -150,11 +203,13 @@ def audit_command(
     expect: dict[int, str],
     *,
     as_json: bool,
+    installed: Callable[[str], GamePin | None] | None = None,
 ) -> int:
     """``atoll audit`` on a table log: print the report; exit 0 clean, 1 a named cheat, 2 a damaged or
-    unexpected file, 3 a game that did not reach its end (or ended early with nobody to blame)."""
+    unexpected file, or a game this install cannot judge (its build differs from the one the log pins),
+    3 a game that did not reach its end (or ended early with nobody to blame)."""
     try:
-        report = audit_log(path, games, fingerprint)
+        report = audit_log(path, games, fingerprint, installed)
     except DamagedLog as exc:
         return _tell(as_json, 2, "invalid", f"not a valid table log: {exc}", None)
     wrong = [
@@ -165,6 +220,8 @@ def audit_command(
     lines = report_lines(path, report)
     if wrong:
         return _tell(as_json, 2, "invalid", "; ".join(wrong), report, lines)
+    if report.differs is not None:
+        return _tell(as_json, 2, "game differs", _game_differs_line(report), report, lines)
     if report.cheat is not None:
         return _tell(as_json, 1, "cheat", report.cheat, report, lines)
     if report.ended is not None:
@@ -191,8 +248,11 @@ def _fields(report: LogAudit) -> dict[str, object]:
         "seats": [{"name": n, "fingerprint": f} for n, f in report.seats],
         "entries": report.entries,
         "results": report.results,
-        "seat": report.blame,
+        "seat": report.blame if report.differs is None else None,  # no blame under other rules
         "refused": report.refused,
+        "pin": report.pinned.to_json() if report.pinned is not None else None,
+        "installed_pin": report.installed.to_json() if report.installed is not None else None,
+        "game_differs": report.differs,
     }
 
 

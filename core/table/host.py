@@ -23,10 +23,11 @@ from atoll.game import Game
 from atoll.net.curve import curve_of
 from atoll.net.envelope import Envelope, Unauthenticated, open_envelope, own_envelope
 from atoll.net.ratelimit import RateLimit
+from atoll.pin import GamePin
 from atoll.table.frames import entry_frame, frame
 from atoll.table.log import BadEntry, HostEquivocated, sequence
 from atoll.table.table import Table
-from atoll.wire import Frame, Kind
+from atoll.wire import PROTOCOL, Frame, Kind
 
 log = logging.getLogger("atoll.table.host")
 
@@ -94,6 +95,7 @@ class Sequencer:
         variant: str,
         seats: int,
         name: str,
+        pin: GamePin,
         options: dict[str, object] | None = None,
         master: bytes | None = None,
         log_path: Path | None = None,
@@ -101,7 +103,8 @@ class Sequencer:
         late_watchers: bool = False,
         host_timeout: int | None = None,
     ) -> Sequencer:
-        """Open a new table: the host's copy, and the ``open`` entry at its head."""
+        """Open a new table: the host's copy, and the ``open`` entry at its head, which pins the game
+        as installed here (``pin``: the registry's :meth:`~atoll.registry.Registry.pin`)."""
         table = Table(
             table_id,
             key.verify_key.encode(),
@@ -118,6 +121,7 @@ class Sequencer:
             "seats": seats,
             "name": name,
             "options": options or {},
+            "pin": pin.to_json(),
         }
         if host_timeout is not None:
             body["host_timeout"] = host_timeout
@@ -378,13 +382,20 @@ class Sequencer:
                 return [(connection, frame(Frame.NEED, after=len(self.table.log.entries) - 1))]
             self.gathered.add(message.author)
         entries = self.table.log.entries[have + 1 :]
+        fields: dict[str, object] = {}
+        pinned = self.table.pinned
+        if have == -1 and pinned is not None:
+            # first contact: the game as pinned, so a peer with another build is told before it sits
+            # (a hint only: the peer checks the signed open entry again)
+            fields = {"game": pinned[0], "pin": pinned[1].to_json()}
         welcome = frame(
             Frame.WELCOME,
             host=self.key.verify_key.encode().hex(),
             table=self.table.id,
-            proto=message.v,
+            proto=PROTOCOL,  # this host's own: a peer of another version is told which the table speaks
             length=len(self.table.log.entries),
             run=self.run,
+            **fields,
         )
         presence = frame(Frame.PRESENCE, away=list(self.away))
         return [

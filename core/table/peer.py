@@ -17,6 +17,7 @@ from atoll.engine.observation import Observation
 from atoll.errors import AtollError
 from atoll.net.encoding import canonical_bytes
 from atoll.net.envelope import Envelope, Unauthenticated, decode, open_envelope
+from atoll.pin import GamePin, require_same
 from atoll.table.frames import BATCH_ENTRIES, read_frame
 from atoll.table.log import BadEntry, HostEquivocated
 from atoll.table.table import Event, Table
@@ -88,11 +89,15 @@ class PeerSession:
     :param table: this peer's copy of the table.
     :param role: ``"sit"`` to take a seat, ``"watch"`` to spectate.
     :param name: the display name sent with ``sit``/``watch``.
+    :param installed: the pin of a game as installed here (the registry's
+        :meth:`~atoll.registry.Registry.installed_pin`), compared with the table's before this peer sits or
+        plays on: a table that plays another build raises :class:`~atoll.pin.GameDiffers`.
     """
 
     table: Table
     role: str
     name: str
+    installed: Callable[[str], GamePin | None]
     joined: bool = False
     asked_at: int = -1
     bad_entries: int = 0
@@ -112,6 +117,8 @@ class PeerSession:
     """Whether this seat leaves the table for good as soon as it has caught up."""
     on_chat: Callable[[Envelope], None] | None = None
     """Called with each chat message the host relays, its author's signature checked, if set."""
+    door_checked: bool = False
+    """Whether the table's game was found to be the one installed here."""
 
     def hello(self) -> bytes:
         """The first message on a (re)connection: which entries this peer already holds."""
@@ -131,7 +138,7 @@ class PeerSession:
             return []
         if kind == Frame.WELCOME:
             if frm.get("proto") != PROTOCOL:
-                raise TableFailed(f"the host speaks {frm.get('proto')!r}; this atoll speaks {PROTOCOL}")
+                raise TableFailed(other_protocol(frm))
             length = frm.get("length")
             self.host_length = length if type(length) is int and length >= 0 else 0
             run = frm.get("run")
@@ -232,6 +239,7 @@ class PeerSession:
 
     def _ready(self) -> list[bytes]:
         """What to send once caught up: what this seat owes, and ``sit``/``watch`` if not yet there."""
+        self._door()
         if not self.caught_up():
             return []
         out = [self.sending(data) for data in self.table.outbox()]
@@ -252,6 +260,22 @@ class PeerSession:
             else:
                 raise TableFailed("every seat is taken (join with --spectate to watch)")
         return out
+
+    def _door(self) -> None:
+        """Once the ``open`` entry is in, before this peer sits (or, coming back to its seat, plays
+        on): raise :class:`TableFailed` if the table was opened in another protocol version (a host
+        of an earlier version echoed this peer's own in its welcome), and
+        :class:`~atoll.pin.GameDiffers` if it pins another build of its game than the one installed
+        here, so nobody plays, or is judged by, rules that differ."""
+        if self.door_checked or not self.table.log.entries:
+            return
+        opened = self.table.log.entries[0].message
+        if opened.v != PROTOCOL:
+            raise TableFailed(other_protocol({"proto": opened.v}))
+        if self.table.pinned is not None:  # else the open entry opened no table, and said why
+            game, pinned = self.table.pinned
+            require_same(game, pinned, self.installed(game))
+        self.door_checked = True
 
     def _chat(self, msg: Any) -> None:
         """Table talk relayed by the host: handed on only if its author signed it, for this table."""
@@ -288,6 +312,20 @@ class PeerSession:
         self.asked_at = at
         assert engine.seat is not None
         return observe(engine.match, engine.seat)
+
+
+def other_protocol(welcome: dict[str, Any]) -> str:
+    """What a peer is told when the host's ``welcome`` names another protocol version than its own:
+    which version the table speaks, and (when the welcome names it) which atoll to install."""
+    proto = str(welcome.get("proto"))[:40]
+    pin = welcome.get("pin")
+    atoll = pin.get("atoll") if isinstance(pin, dict) else None
+    install = (
+        f"install atoll {atoll} (pip install 'atoll=={str(atoll)[:40]}') to join it"
+        if isinstance(atoll, str) and atoll.isprintable()
+        else "install the host's atoll version to join it"
+    )
+    return f"this table speaks {proto!r}, this atoll speaks {PROTOCOL!r}: {install}"
 
 
 def next_host(table: Table, silent: float, passed_over: int) -> HostGone | None:

@@ -41,6 +41,7 @@ from atoll.fair.steps.seat import Participant
 from atoll.game import Game
 from atoll.jsondata import canonical
 from atoll.net.envelope import Envelope, check_size, seal
+from atoll.pin import GamePin
 from atoll.table.engine import TableEngine
 from atoll.table.frames import BATCH_ENTRIES
 from atoll.table.log import BadHostSignature, Entry, TableLog, stored_entries
@@ -139,6 +140,9 @@ class Table:
         self.games = games
         self.master = master if master is not None else os.urandom(32)
         self.lobby: Lobby | None = None
+        self.pinned: tuple[str, GamePin] | None = None
+        """The game the ``open`` entry names and the build it pins (set even when this copy cannot
+        play it), to compare with the game installed here."""
         self.engine: TableEngine | None = None
         self.events: list[Event] = []
         self.ended: str | None = None
@@ -405,6 +409,8 @@ class Table:
             self._event(entry, "refused: only the host opens the table, in the first entry", refused=True)
             return
         try:
+            if "pin" in body or message.v == PROTOCOL:  # an earlier version's log pins no game
+                self.pinned = (str(body["game"]), GamePin.from_json(body.get("pin")))
             game = self.games(str(body["game"]))
             seats, variant = body["seats"], body["variant"]
             if type(seats) is not int or not game.info.min_seats <= seats <= game.info.max_seats:

@@ -48,21 +48,36 @@ class Announcement:
     """The host's key fingerprint, so a player can tell two hosts of one name apart."""
     found: Any = field(default=None, compare=False)
     """Where the table was found (a :class:`~atoll.net.discovery.FoundTable`), to go there."""
+    other_game: str = ""
+    """Why the table's game is not the one installed here (another build, or not installed), or
+    empty when it is the same (or the host did not say)."""
 
     @classmethod
-    def of(cls, found: FoundTable) -> Announcement:
-        """The line for a table a DNS-SD browser found (its address stands for the host)."""
+    def of(cls, found: FoundTable, installed: Callable[[str], str | None] | None = None) -> Announcement:
+        """The line for a table a DNS-SD browser found (its address stands for the host); ``installed``
+        gives the short digest of a game's pin as installed here (``None``: not installed), to mark a
+        table whose game differs."""
         a = found.announcement
-        return cls(a.name, a.game, a.variant, a.taken, a.free, found.addresses[0], a.fingerprint, found)
+        other = ""
+        if installed is not None and a.build:
+            here = installed(a.game)
+            if here is None:
+                other = f"plays {a.game}, which is not installed here"
+            elif here != a.build:
+                other = f"plays another build of {a.game} than the one installed here"
+        return cls(a.name, a.game, a.variant, a.taken, a.free, found.addresses[0], a.fingerprint, found,
+                   other)
 
-    def lines(self) -> tuple[str, str]:
+    def lines(self) -> tuple[str, ...]:
         """The announcement as the list shows it: the table, its game and seats; then the host and
-        its whole key fingerprint (to check against the one the host shows), all within 80 columns."""
+        its whole key fingerprint (to check against the one the host shows), all within 80 columns;
+        then, for a table whose game differs from the one installed here, how."""
         seats = f"{self.seats_taken}/{self.seats_taken + self.seats_free} seats"
         free = "full" if self.seats_free == 0 else f"{self.seats_free} free"
         game = f"{self.game} ({self.variant})"
-        return (f"{self.name:<20.20} {game:<30.30} {seats:<10} {free}",
-                f"    host {self.host:.30}, key {self.fingerprint}")
+        lines = (f"{self.name:<20.20} {game:<30.30} {seats:<10} {free}",
+                 f"    host {self.host:.30}, key {self.fingerprint}")
+        return (*lines, f"    {self.other_game:.76}") if self.other_game else lines
 
 
 #: What the player can do with the highlighted table.
@@ -105,11 +120,11 @@ class LobbyList:
             out.append(("italic", "no tables found on the LAN yet; press h to host one\n"))
         current = self.current()  # keeps the highlight within the list as tables come and go
         for index, table in enumerate(tables):
-            full = "fg:ansibrightblack" if table.seats_free == 0 else ""
+            full = "fg:ansibrightblack" if table.seats_free == 0 or table.other_game else ""
             chosen = current is not None and index == self.selected
-            first, second = table.lines()
+            first, *rest = table.lines()
             out.append(("reverse" if chosen else full, first + "\n"))
-            out.append(("reverse" if chosen else full or "fg:ansibrightblack", second + "\n"))
+            out.extend(("reverse" if chosen else full or "fg:ansibrightblack", line + "\n") for line in rest)
         keys = "↑/↓ choose · Enter join · s watch · h host a new table · q leave"
         out.append(("fg:ansibrightblack", f"\n{keys}\n"))
         return out
@@ -165,7 +180,9 @@ class LobbyChoice:
 
 class LobbyScreen:
     """The lobby as a full-screen application: the tables ``browser`` finds, redrawn live; Enter joins,
-    ``s`` watches, ``h`` opens the host form (``games`` and their ``bot_kinds``), ``q`` or Esc leaves."""
+    ``s`` watches, ``h`` opens the host form (``games`` and their ``bot_kinds``), ``q`` or Esc leaves.
+    ``installed`` gives the short digest of a game's pin as installed here: a table whose game
+    differs is marked."""
 
     def __init__(
         self,
@@ -173,10 +190,12 @@ class LobbyScreen:
         games: Sequence[GameInfo],
         bot_kinds: Callable[[str], Sequence[str]],
         *,
+        installed: Callable[[str], str | None] | None = None,
         input: Input | None = None,
         output: Output | None = None,
     ) -> None:
         self.browser = browser
+        self.installed = installed
         self.list = LobbyList(self.tables, self._chosen)
         self.form = HostForm(games, bot_kinds, self._hosted)
         self.hosting = False
@@ -203,7 +222,7 @@ class LobbyScreen:
 
     def tables(self) -> list[Announcement]:
         """The tables announced now, as lobby lines."""
-        return [Announcement.of(found) for found in self.browser.tables]
+        return [Announcement.of(found, self.installed) for found in self.browser.tables]
 
     async def run(self) -> LobbyChoice | None:
         """Show the lobby until a table is chosen (or one to host), or the person leaves (``None``)."""
@@ -247,4 +266,15 @@ async def choose_in_lobby(
         return sorted(kind.name for kind in registry.bots_for(game))
 
     async with TableBrowser(interfaces=interfaces) as browser:
-        return await LobbyScreen(browser, games, bot_kinds).run()
+        return await LobbyScreen(browser, games, bot_kinds, installed=installed_builds(registry)).run()
+
+
+def installed_builds(registry: Registry) -> Callable[[str], str | None]:
+    """The short digest of a game's pin as installed here (``None``: not installed), as a table's
+    announcement carries it (``build``)."""
+
+    def build(game: str) -> str | None:
+        pin = registry.installed_pin(game)
+        return pin.short() if pin is not None else None
+
+    return build

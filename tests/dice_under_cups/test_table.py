@@ -29,13 +29,13 @@ def open_cups_table(seats: int, variant: str = "short", *, watchers: int = 0) ->
     """A headless host and ``seats`` seated peers (plus spectators) of Dice Under Cups."""
     host_key = SigningKey(os.urandom(32))
     host = Sequencer.open(f"cups-{os.urandom(6).hex()}", host_key, REGISTRY.game, game=GAME, variant=variant,
-                          seats=seats, name="cups table")
+                          seats=seats, name="cups table", pin=REGISTRY.pin(GAME))
     peers = []
     for i in range(seats + watchers):
         key = SigningKey(os.urandom(32))
         table = Table(host.table.id, host_key.verify_key.encode(), key, REGISTRY.game)
         role = "sit" if i < seats else "watch"
-        peers.append(Peer(key, PeerSession(table, role, f"p{i}"), f"c{i}".encode()))
+        peers.append(Peer(key, PeerSession(table, role, f"p{i}", REGISTRY.installed_pin), f"c{i}".encode()))
     return Net(host, peers)
 
 

@@ -71,6 +71,16 @@ def test_unknown_keys_are_ignored_so_later_versions_can_add_some() -> None:
     assert parse_txt(record, 260) == GOOD
 
 
+def test_the_short_digest_of_the_games_build_travels_in_the_record() -> None:
+    pinned = dataclasses.replace(GOOD, build="04dd7e73835802eb")
+    assert pinned.txt()["build"] == "04dd7e73835802eb"
+    assert parse_txt({k.encode(): v.encode() for k, v in pinned.txt().items()}, 270) == pinned
+
+
+def test_a_record_without_a_build_reads_as_an_unnamed_build_as_earlier_hosts_announce_it() -> None:
+    assert "build" not in GOOD.txt() and parse_txt(txt(), 250).build == ""
+
+
 @pytest.mark.parametrize("key", ["table", "name", "game", "variant", "taken", "free", "proto", "fp", "curve"])
 def test_a_record_missing_a_field_is_refused_naming_it(key: str) -> None:
     record = txt()
@@ -104,6 +114,8 @@ def test_a_key_without_a_value_counts_as_missing() -> None:
         ("game", "", "game"),
         ("game", "a game", "game"),
         ("proto", "1 2", "proto"),
+        ("build", "not-hex!", "build"),
+        ("build", "ABCDEF0123456789", "build"),
     ],
 )
 def test_a_record_with_a_bad_value_is_refused_saying_why(field: str, value: str, reason: str) -> None:

@@ -105,6 +105,7 @@ def open_table(game: str, seats: int, variant: str | None = None, *, watchers: i
         variant=variant or info.default_variant,
         seats=seats,
         name="test table",
+        pin=REGISTRY.pin(game),
     )
     # the flood limit counts messages per second of wall time, and this harness delivers as fast as
     # the CPU goes: on a quick machine a long game's burst passed it and a refused message stalled
@@ -115,7 +116,7 @@ def open_table(game: str, seats: int, variant: str | None = None, *, watchers: i
         key = SigningKey(os.urandom(32))
         table = Table(host.table.id, host_key.verify_key.encode(), key, REGISTRY.game)
         role = "sit" if i < seats else "watch"
-        peers.append(Peer(key, PeerSession(table, role, f"p{i}"), f"c{i}".encode()))
+        peers.append(Peer(key, PeerSession(table, role, f"p{i}", REGISTRY.installed_pin), f"c{i}".encode()))
     return Net(host, peers)
 
 

@@ -23,7 +23,7 @@ def full_table() -> Sequencer:
     host_key = SigningKey(os.urandom(32))
     host = Sequencer.open(
         f"kariba-full-{os.urandom(6).hex()}", host_key, REGISTRY.game,
-        game="kariba", variant="standard", seats=2, name="full table",
+        game="kariba", variant="standard", seats=2, name="full table", pin=REGISTRY.pin("kariba"),
     )
     for i in range(2):
         seat = Table(host.table.id, host_key.verify_key.encode(), SigningKey(os.urandom(32)), REGISTRY.game)

@@ -177,7 +177,8 @@ def test_a_peer_of_another_protocol_version_is_told_so_in_one_line_and_goes() ->
     net = open_table("kariba", 2)
     # a host of the version before the deck's group changed (docs/decisions/0007)
     welcome = frame("welcome", host="", table="", proto="atoll-table/1", length=0, run="r")
-    with pytest.raises(TableFailed, match=f"^the host speaks 'atoll-table/1'; this atoll speaks {PROTOCOL}$"):
+    told = f"^this table speaks 'atoll-table/1', this atoll speaks '{PROTOCOL}': install the host's atoll"
+    with pytest.raises(TableFailed, match=told):
         net.peers[0].session.on_frame(welcome)
 
 
@@ -261,7 +262,7 @@ def _latecomer(net: Net) -> PeerSession:
     """A peer that holds no entry yet and watches (it takes every entry as a spectator would)."""
     host = net.host.key.verify_key.encode()
     table = Table(net.host.table.id, host, SigningKey(os.urandom(32)), REGISTRY.game)
-    return PeerSession(table, "watch", "late")
+    return PeerSession(table, "watch", "late", REGISTRY.installed_pin)
 
 
 def test_entries_sent_back_to_back_in_one_frame_are_taken_in_order_as_if_sent_one_by_one() -> None:

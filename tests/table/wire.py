@@ -113,6 +113,7 @@ async def loopback_table(
         variant=variant or info.default_variant,
         seats=seats,
         name="wire test",
+        pin=REGISTRY.pin(game),
     )
     lines: list[str] = []
     handler = _Lines(lines)
@@ -125,7 +126,8 @@ async def loopback_table(
         for index in range(seats + watchers):
             key = SigningKey(os.urandom(32))
             copy = Table(host.table.id, host_key.verify_key.encode(), key, REGISTRY.game)
-            session = PeerSession(copy, "sit" if index < seats else "watch", f"p{index}")
+            role = "sit" if index < seats else "watch"
+            session = PeerSession(copy, role, f"p{index}", REGISTRY.installed_pin)
             link = PeerSocket(key, curve_keys(host_key)[0])
             peers.append(WirePeer(index, key, copy, session, link))
             link.connect("127.0.0.1", port)

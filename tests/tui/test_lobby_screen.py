@@ -3,23 +3,27 @@ tables appear and go while it is open, Enter joins, s watches, h opens the host 
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 from dataclasses import dataclass, field
 
+import pytest
+
+from atoll.cli import cmd_join
 from atoll.net.discovery import Announcement, FoundTable
 from atoll.net.identity import CurveKeyPair, Identity
-from atoll.tui.lobby import LobbyChoice, LobbyScreen
+from atoll.tui.lobby import LobbyChoice, LobbyScreen, installed_builds
 from tests.tui.driver import ENTER, SizedOutput, pipe, registry, wait_for
 
 DOWN = "\x1b[B"
 
 
-def found(name: str, game: str = "kariba", taken: int = 1, free: int = 2) -> FoundTable:
+def found(name: str, game: str = "kariba", taken: int = 1, free: int = 2, build: str = "") -> FoundTable:
     """A table as a DNS-SD browser finds it."""
     announcement = Announcement(
         table=f"{game}-{abs(hash(name)) % 10**8}", name=name, game=game, variant="standard", taken=taken,
         free=free, proto="1", fingerprint=Identity.generate().fingerprint,
-        curve_key=CurveKeyPair.generate().public.decode(),
+        curve_key=CurveKeyPair.generate().public.decode(), build=build,
     )
     return FoundTable(instance=f"{name}._atoll._tcp.local.", announcement=announcement,
                       addresses=("10.0.0.2",), port=4000)
@@ -73,3 +77,33 @@ def test_h_opens_the_host_form_and_enter_there_hosts_the_chosen_game() -> None:
 def test_q_leaves_the_lobby_without_a_choice() -> None:
     choice, _ = run_lobby(FakeBrowser([found("Ann's table")]), [("q", 0)])
     assert choice is None
+
+
+def test_a_table_whose_game_differs_from_the_installed_one_is_marked_in_the_list() -> None:
+    found_here = registry()
+    mine = found_here.pin("kariba").short()
+    tables = [found("same", build=mine), found("edited", build="0" * 16),
+              found("elsewhere", game="go", build=mine), found("older host")]
+    infos = [game.game.info for game in found_here.games.values()]
+    lobby = LobbyScreen(FakeBrowser(tables), infos, lambda game: [], installed=installed_builds(found_here))
+    marks = [line.other_game for line in lobby.tables()]
+    assert marks == ["", "plays another build of kariba than the one installed here",
+                     "plays go, which is not installed here", ""]
+    text = "".join(t for _, t in lobby.list._text())
+    assert "    plays another build of kariba than the one installed here\n" in text
+    assert all(len(line) <= 80 for line in text.splitlines())
+
+
+def test_the_plain_list_of_tables_marks_one_whose_game_differs_too(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    tables = [found("same", build=registry().pin("kariba").short()), found("edited", build="0" * 16)]
+
+    async def browse(timeout: float) -> list[FoundTable]:
+        return tables
+
+    monkeypatch.setattr("atoll.net.discovery.browse", browse)  # DNS-SD runs only on the simulated LAN
+    assert asyncio.run(cmd_join._list(argparse.Namespace(wait=0.1, json=False))) == 0
+    out = capsys.readouterr().out
+    assert out.count("plays another build of kariba than the one installed here") == 1
+    assert out.index("'edited'") < out.index("plays another build")

@@ -86,7 +86,7 @@ async def from_lobby_to_result(game: str, variant: str, home: Path, keys: PipeIn
     found = registry()
     key = SigningKey(os.urandom(32))
     host = Sequencer.open(f"{game}-{os.urandom(6).hex()}", key, found.game, game=game,
-                          variant=variant, seats=2, name="lobby table",
+                          variant=variant, seats=2, name="lobby table", pin=found.pin(game),
                           host_timeout=3600)  # no take-over under load: it would announce the table
     socket = HostSocket(curve_keys(key), host.admit)
     tasks: list[asyncio.Future[Any]] = []

@@ -71,7 +71,8 @@ async def play_hosted(home: Path, game: str, seats: int, keys: PipeInput, *, cha
     key = SigningKey(os.urandom(32))
     info = registry().game(game).info
     host = Sequencer.open(f"{game}-{os.urandom(6).hex()}", key, registry().game, game=game,
-                          variant=info.default_variant, seats=seats, name="screen table")
+                          variant=info.default_variant, seats=seats, name="screen table",
+                          pin=registry().pin(game))
     host.local(host.table.compose("sit", {"name": "Ann"}))
     curve = curve_keys(key)
     socket = HostSocket(curve, host.admit)
@@ -215,7 +216,7 @@ async def join_as_person(address: str, keys: PipeInput, *, chat: str) -> Played:
         socket.connect(host, port)
         welcome = await handshake(socket, key)
         table = Table(welcome.table_id, welcome.host_key, key, registry().game)
-        session = PeerSession(table, "sit", "Bea")
+        session = PeerSession(table, "sit", "Bea", registry().installed_pin)
         source = NetTable(table, role="sit", send=socket.send)
         session.on_chat = source.hear
         source.start(lambda mine, heard: run_peer(session, socket, mine, heard))

@@ -360,6 +360,7 @@ def _open_host(
         variant=variant or info.default_variant,
         seats=peers,
         name="bench",
+        pin=registry.pin(game),
         **_files(home, table_id, "host"),
     )
     return host, host_key
@@ -402,7 +403,7 @@ async def _play_peer(
         return await made[0](observation)
 
     try:
-        await run_peer(PeerSession(table, "sit", f"p{index}"), link, choose)
+        await run_peer(PeerSession(table, "sit", f"p{index}", registry.installed_pin), link, choose)
         # read once at the end: with the transport's threads busy, each reading of the process's CPU
         # clock can cost a millisecond here, so it is never read per entry
         timings.cpu["last"] = time.process_time()
