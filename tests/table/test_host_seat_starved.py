@@ -36,6 +36,7 @@ def test_a_host_whose_own_bot_runs_out_of_descriptors_asks_it_again_and_the_game
             variant="standard",
             seats=2,
             name="starved",
+            pin=REGISTRY.pin("kariba"),
         )
         host.local(host.table.compose(Kind.SIT, {"name": "host"}))
         bot = random_bot(host.table, 1)
@@ -55,7 +56,7 @@ def test_a_host_whose_own_bot_runs_out_of_descriptors_asks_it_again_and_the_game
             link.connect("127.0.0.1", socket.bind("127.0.0.1", None))
             hosting = asyncio.create_task(run_host(host, socket, starved_once, grace=1.0))
             peer = await asyncio.wait_for(
-                run_peer(PeerSession(table, "sit", "peer"), link, random_bot(table, 2)), 60
+                run_peer(PeerSession(table, "sit", "peer", REGISTRY.installed_pin), link, random_bot(table, 2)), 60
             )
             await asyncio.wait_for(hosting, 30)
             return host.table, peer, len(asked)

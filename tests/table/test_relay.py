@@ -21,7 +21,7 @@ def with_visitor(net: Net) -> list[str]:
     """Add a peer that syncs and never sits (its frames are noted, never read); what it is sent."""
     key = SigningKey(os.urandom(32))
     table = Table(net.host.table.id, net.host.key.verify_key.encode(), key, REGISTRY.game)
-    net.peers.append(Peer(key, PeerSession(table, "sit", "visitor"), b"visitor"))
+    net.peers.append(Peer(key, PeerSession(table, "sit", "visitor", REGISTRY.installed_pin), b"visitor"))
     visitor = len(net.peers) - 1
     received: list[str] = []
 
