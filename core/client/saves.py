@@ -14,6 +14,7 @@ from atoll.engine.match import Match
 from atoll.engine.save import SavedGame, load, save
 from atoll.errors import AtollError, CorruptSave
 from atoll.jsondata import JSON
+from atoll.net.encoding import parse_json
 
 
 def data_dir(env: Mapping[str, str] | None = None) -> Path:
@@ -81,7 +82,7 @@ def read_save(path: Path) -> SaveFile:
     if not data.endswith(b"\n"):
         raise CorruptSave(f"{path}:{len(lines)}: the file is cut short (its last line is unfinished)")
     saved = load(path)
-    footer = json.loads(lines[-2])
+    footer = parse_json(lines[-2])  # read once already, by load
     client = footer.get("client") if isinstance(footer, dict) else None
     return SaveFile(path, saved, client if isinstance(client, dict) else {})
 
@@ -136,7 +137,7 @@ def settings_path(env: Mapping[str, str] | None = None) -> Path:
 def remembered_name(env: Mapping[str, str] | None = None) -> str | None:
     """The player's name given last time, or ``None``; a broken settings file is ignored."""
     try:
-        settings = json.loads(settings_path(env).read_text(encoding="utf-8"))
+        settings = parse_json(settings_path(env).read_bytes())
     except (OSError, ValueError):
         return None
     name = settings.get("name") if isinstance(settings, dict) else None
@@ -147,7 +148,7 @@ def remember_name(name: str, env: Mapping[str, str] | None = None) -> None:
     """Keep ``name`` for next time (other settings in the file are kept)."""
     path = settings_path(env)
     try:
-        settings = json.loads(path.read_text(encoding="utf-8"))
+        settings = parse_json(path.read_bytes())
     except (OSError, ValueError):
         settings = {}
     if not isinstance(settings, dict):
