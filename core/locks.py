@@ -55,6 +55,8 @@ def hold(lock_path: Path, what: str) -> Held:
     holder (``what`` says what is in use, e.g. ``table kariba-3f2c…``) if another process has it."""
     from filelock import FileLock, Timeout  # only where a lock is taken: `atoll --help` stays fast
 
+    if not lock_path.parent.is_dir():  # the lock would make the folder: never made as a side effect
+        raise AtollError(f"cannot lock {lock_path}: {lock_path.parent} is not a folder")
     lock = FileLock(lock_path, timeout=0, mode=0o600)
     holder = lock_path.with_name(lock_path.name + ".holder")
     try:

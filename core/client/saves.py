@@ -14,6 +14,7 @@ from atoll.engine.match import Match
 from atoll.engine.save import SavedGame, load, save
 from atoll.errors import AtollError, CorruptSave
 from atoll.jsondata import JSON
+from atoll.locks import Held, hold
 from atoll.net.encoding import parse_json
 
 
@@ -156,6 +157,12 @@ def remember_name(name: str, env: Mapping[str, str] | None = None) -> None:
     settings["name"] = name
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(settings, indent=2) + "\n", encoding="utf-8")
+
+
+def lock_save(path: Path) -> Held:
+    """Take the lock on the save at ``path`` for this process while it plays the game (one process a
+    game); :class:`~atoll.locks.InUse` names the process that has it."""
+    return hold(path.with_name(f".{path.name}.lock"), f"the saved game {path}")
 
 
 def save_replacing(
