@@ -11,6 +11,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import pytest
 from atoll_tools.soak import Process
 
 from atoll.net.encoding import fingerprint
@@ -57,44 +58,27 @@ def _second(process: Process, argv: list[str]) -> str:
     return second.output
 
 
-def test_a_second_join_resume_on_a_seat_is_refused_naming_the_first_and_the_game_finishes_clean(
-    tmp_path: Path,
+@pytest.mark.parametrize("command", ["join", "host"])
+def test_a_second_resume_on_a_running_seat_or_host_is_refused_naming_the_first_and_the_game_finishes_clean(
+    tmp_path: Path, command: str
 ) -> None:
     host, peers, _ = start_table(tmp_path, [], resume="--resume", entries=30)
+    first = peers[1] if command == "join" else host
     try:
-        peers[1].kill()
-        peers[1].start(resume=True)
-        assert _said(peers[1], "resuming table", 60)
-        before = (peers[1].logs()[0]).stat().st_size
-        told = _second(peers[1], ["join", "--resume"])
-        assert peers[1].process is not None
-        assert f"is in use by process {peers[1].process.pid} (atoll join --resume)" in told
+        first.kill()
+        first.start(resume=True)
+        assert _said(first, "resuming table", 60)
+        before = first.logs()[0].stat().st_size
+        told = _second(first, [command, "--resume"])
+        assert first.process is not None
+        assert f"is in use by process {first.process.pid} (atoll {command} --resume)" in told
         assert len(told.strip().splitlines()) == 1 and "Traceback" not in told
-        assert peers[1].logs()[0].stat().st_size >= before  # nothing of the first was cut back
+        assert first.logs()[0].stat().st_size >= before  # nothing of the first's was cut back
         _finish([host, *peers])
     finally:
         for process in [host, *peers]:
             process.kill()
     assert _audits_clean(peers[1]).read_bytes() == _audits_clean(host).read_bytes()
-
-
-def test_a_second_host_resume_on_a_table_is_refused_naming_the_first_and_the_game_finishes_clean(
-    tmp_path: Path,
-) -> None:
-    host, peers, _ = start_table(tmp_path, [], resume="--resume", entries=30)
-    try:
-        host.kill()
-        host.start(resume=True)
-        assert _said(host, "resuming table", 60)
-        told = _second(host, ["host", "--resume"])
-        assert host.process is not None
-        assert f"is in use by process {host.process.pid} (atoll host --resume)" in told
-        assert len(told.strip().splitlines()) == 1 and "Traceback" not in told
-        _finish([host, *peers])
-    finally:
-        for process in [host, *peers]:
-            process.kill()
-    assert _audits_clean(peers[0]).read_bytes() == _audits_clean(host).read_bytes()
 
 
 def test_a_seat_whose_log_is_damaged_takes_the_lines_after_the_damage_from_the_host_and_finishes_clean(
