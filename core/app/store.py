@@ -2,7 +2,8 @@
 
 ``$ATOLL_HOME/tables/<table id>/`` holds ``log.jsonl`` (every entry, written before it is acted on)
 and ``secrets.json`` (this peer's master secret for the fair protocols and how it sits at the table),
-mode 0600, written atomically and fsynced before the secret is used, never overwritten.
+mode 0600, written atomically and fsynced before the secret is used, never overwritten. A process
+that plays or hosts the table holds ``in-use.lock`` there (:meth:`TableFiles.hold`): one process a seat.
 """
 
 from __future__ import annotations
