@@ -274,3 +274,23 @@ def test_a_host_refuses_its_own_damaged_log_and_changes_nothing(cases: list[Case
     assert hosts
     for case in hosts:
         assert not list(case.file.parent.glob("log.jsonl.*")), case.damage
+
+
+@pytest.mark.parametrize("damage", ["non_utf8", "nested_value"])
+def test_a_damaged_place_or_secrets_file_is_named_by_a_resuming_host_or_seat(
+    originals: Originals, tmp_path: Path, damage: str
+) -> None:
+    jobs = []
+    unfinished = b"".join(line + b"\n" for line in originals.log.split(b"\n")[:-2])
+    for command, source in (("host", originals.host), ("join", originals.seat)):
+        for name in ("place.json", "secrets.json"):
+            env, log = _seat_folder(tmp_path / f"{command}-{name}", originals, source, unfinished)
+            spoiled = log.with_name(name)
+            (line,) = DAMAGES[damage]([spoiled.read_bytes().strip()], 0)  # a file of one line
+            spoiled.write_bytes(line + b"\n")
+            jobs.append((spoiled, env, [command, "--resume", "--quiet"]))
+    with ThreadPoolExecutor(4) as pool:
+        ran = list(pool.map(lambda job: (job[0], run(job[2], job[1], timeout=60)), jobs))
+    for spoiled, answer in ran:
+        assert answer.status == 2 and str(spoiled) in answer.output, answer.output
+        assert "Traceback" not in answer.output and len(answer.output.strip().splitlines()) == 1
