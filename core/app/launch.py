@@ -749,6 +749,7 @@ async def _join_once(
     """Join one table (the next one after ``after``): the exit status, how the screen ended, its id."""
     key = profile.identity.signing_key()
     socket, welcome = await knock(plan.host, plan.port, plan.curve, key, after=after, spectate=plan.spectate)
+    held: Held | None = None
     state.finished = None  # seated at a new table from here on
     try:
         host_fp = fingerprint(welcome.host_key)
@@ -758,7 +759,7 @@ async def _join_once(
                 f"not the announced {plan.expected_fp}"
             )
         files = table_files(tables_dir(profile.home), welcome.table_id)
-        held = files.hold()
+        held = files.hold()  # let go below, when the socket closes
         master = os.urandom(32)
         role = "watch" if plan.spectate else "sit"
         write_secrets(files, {"master": master.hex(), "table": welcome.table_id, "role": role})
@@ -792,9 +793,10 @@ async def _join_once(
             return status, ending, welcome.table_id
         finally:
             link.close()
-            held.release()
     finally:
         socket.close()
+        if held is not None:
+            held.release()
 
 
 async def resume_join(
@@ -852,9 +854,10 @@ async def _resume_join(
         raise AtollError(f"{files.log}: {exc}; `atoll audit {files.log}` shows the proof") from exc
     if table.repaired is not None:
         fixed = table.repaired
+        kept = f"lines 1-{fixed.line - 1} are kept" if fixed.line > 1 else "no line is kept"
         print(
-            f"{files.log}, line {fixed.line}: {fixed.problem}; lines 1-{fixed.line - 1} are kept, the rest "
-            f"is moved to {fixed.aside.name}, and the host sends those entries again",
+            f"{files.log}, line {fixed.line}: {fixed.problem}; {kept}, the rest is moved to "
+            f"{fixed.aside.name}, and the host sends those entries again",
             file=sys.stderr,
             flush=True,
         )
