@@ -45,6 +45,13 @@ def test_a_blank_name_is_refused_for_a_seat_and_for_a_table(tmp_path: Path) -> N
     assert not list((tmp_path / "home" / "tables").glob("*"))
 
 
+def test_a_blank_or_long_name_is_refused_for_a_local_game_before_it_starts(tmp_path: Path) -> None:
+    env = env_for(tmp_path)
+    assert "your name (--name) is empty" in _refused(run(["play", "kariba", "--name", "  "], env))
+    assert "give one of at most 32" in _refused(run(["play", "kariba", "--name", "y" * 33], env))
+    assert not list(tmp_path.rglob("*.jsonl"))
+
+
 def test_an_identity_key_others_may_read_is_refused_with_the_command_that_mends_it(tmp_path: Path) -> None:
     env = env_for(tmp_path)
     _refused(run([*HOST, "--name", "   "], env))  # makes the identity, then refuses the name

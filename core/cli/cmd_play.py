@@ -69,6 +69,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Play the game."""
+    if args.name is not None:  # checked as at a network table: printable, 1-32 characters
+        from atoll.net.identity import check_name
+
+        args.name = check_name(args.name, "your name (--name)")
     found = registry()
     if full_screen_possible(args):
         play_screen(args, found)
