@@ -14,7 +14,7 @@ from atoll.locks import InUse, hold
 def test_a_second_taker_is_refused_naming_the_holders_pid(tmp_path: Path) -> None:
     with hold(tmp_path / "in-use.lock", "table t"), pytest.raises(InUse) as refused:
         hold(tmp_path / "in-use.lock", "table t")
-    assert str(refused.value).startswith(f"table t is in use by process {os.getpid()} (atoll ")
+    assert str(refused.value).startswith(f"table t is in use by process {os.getpid()} (atoll")
 
 
 def test_a_lock_let_go_can_be_taken_again_and_names_no_holder_any_more(tmp_path: Path) -> None:
