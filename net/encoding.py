@@ -33,6 +33,34 @@ def canonical_bytes(value: Any) -> bytes:
     return CANONICAL.encode(value).encode()
 
 
+def parse_json(data: str | bytes, *, integers: bool = False) -> Any:
+    """``json.loads(data)`` for text read from a file or a peer: whatever is wrong with it (not UTF-8,
+    not JSON, nested past the parser's depth, an integer of thousands of digits; with ``integers``, a
+    number that is not an integer) is a ``ValueError`` whose message says what in a few words, never
+    another exception."""
+    try:
+        text = data.decode("utf-8") if isinstance(data, bytes) else data
+    except UnicodeDecodeError as exc:
+        shown = exc.object[exc.start : exc.start + 1]
+        raise ValueError(f"not UTF-8 text (byte {exc.start + 1} is {shown!r})") from None
+    try:
+        return (_INTEGERS if integers else _ANY).decode(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"not JSON ({exc.msg}, column {exc.colno})") from None
+    except RecursionError:
+        raise ValueError("not JSON this program can read (nested too deeply)") from None
+    except ValueError as exc:  # an integer past Python's digit limit
+        raise ValueError(f"not JSON this program can read ({exc})") from None
+
+
+def _not_an_integer(text: str) -> Any:
+    raise ValueError(f"numbers are integers, not {text[:20]!r}")
+
+
+_ANY = json.JSONDecoder()
+_INTEGERS = json.JSONDecoder(parse_float=_not_an_integer, parse_constant=_not_an_integer)
+
+
 def strict_hex(value: Any, size: int, what: str = "value") -> bytes:
     """``value`` as exactly ``size`` bytes written as ``2*size`` lowercase hex digits; ``ValueError``
     otherwise (upper case, spaces, a sign, a prefix or a wrong length), so one byte string has exactly

@@ -34,7 +34,7 @@ from nacl.signing import SigningKey
 from zmq.utils import z85
 
 from atoll.net.durable import others_may_use, write_new, write_replace
-from atoll.net.encoding import PUBLIC_KEY_SIZE, fingerprint
+from atoll.net.encoding import PUBLIC_KEY_SIZE, fingerprint, parse_json
 from atoll.paths import TABLES_DIR
 
 #: Longest display or table name, in characters.
@@ -244,7 +244,7 @@ def load_or_create_curve_keys(home: Path) -> CurveKeyPair:
     data = _read_private(path, "CURVE key file")
     consequence = "hosts you joined will see a new key and ask you to trust it again"
     try:
-        stored = json.loads(data)
+        stored = parse_json(data)
         public = check_curve_key(stored["public"])
         secret = check_curve_key(stored["secret"])
     except (ValueError, KeyError, TypeError) as exc:
@@ -263,9 +263,13 @@ def check_name(name: str, what: str = "name") -> str:
     if not text:
         raise BadName(f"{what} is empty: give one of 1 to {MAX_NAME_LENGTH} printable characters")
     if len(text) > MAX_NAME_LENGTH:
-        raise BadName(f"{what} {text!r} is {len(text)} characters long; the limit is {MAX_NAME_LENGTH}")
+        raise BadName(
+            f"{what} {text!r} is {len(text)} characters long; give one of at most {MAX_NAME_LENGTH}"
+        )
     if not text.isprintable():
-        raise BadName(f"{what} {text!r} holds unprintable characters (control codes, line breaks)")
+        raise BadName(
+            f"{what} {text!r} holds unprintable characters (control codes, line breaks): give printable text"
+        )
     return text
 
 
@@ -274,7 +278,7 @@ def _load_settings(home: Path) -> dict[str, object]:
     if not path.exists():
         return {}
     try:
-        settings = json.loads(path.read_bytes())
+        settings = parse_json(path.read_bytes())
     except OSError as exc:
         raise IdentityError(f"cannot read settings {path} ({exc.strerror}): fix its permissions") from exc
     except ValueError as exc:

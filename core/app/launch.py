@@ -12,6 +12,7 @@ import errno
 import json
 import os
 import secrets
+import shutil
 import signal
 import subprocess
 import sys
@@ -59,14 +60,16 @@ from atoll.app.store import (
 from atoll.engine.match import Match
 from atoll.engine.observation import Observation
 from atoll.errors import AtollError
+from atoll.locks import Held
 from atoll.net.descriptors import raise_limit
 from atoll.net.discovery import Announcer, FoundTable
-from atoll.net.encoding import canonical_bytes, fingerprint, strict_hex
+from atoll.net.encoding import canonical_bytes, fingerprint, parse_json, strict_hex
 from atoll.net.identity import Profile, tables_dir
 from atoll.net.transport import HostSocket, KeyService, PeerSocket, Refused, ask_key, curve_keys
 from atoll.pin import require_same
 from atoll.registry import Registry
 from atoll.table.host import Sequencer
+from atoll.table.log import BadEntry, HostEquivocated, UnreadableLine
 from atoll.table.peer import Chooser, PeerSession, TableFailed
 from atoll.table.table import HOST_TIMEOUT_S, Event, Table
 from atoll.types import Action
@@ -146,9 +149,22 @@ async def host_table(
     address and with the same key, and new bot processes; the others find it by knocking there
     (:func:`join_table`). ``terminal`` is for tests (a pipe input and a dummy output).
     """
+    rebinding = False
     while True:
-        host, files = _open_table(plan, found, profile)
-        served = await _serve(plan, host, files, found, profile, start_bots=True, terminal=terminal)
+        host, files, held = _open_table(plan, found, profile)
+        try:
+            served = await _serve(
+                plan, host, files, found, profile, start_bots=True, terminal=terminal, rebinding=rebinding
+            )
+        except PortTaken:
+            # nobody has seen this table: its folder goes, so `atoll host --resume` never finds it
+            host.table.log.close()
+            held.release()
+            shutil.rmtree(files.folder, ignore_errors=True)
+            raise
+        finally:
+            held.release()
+        rebinding = True  # the next game listens where this one did, which may take a moment to let go
         following = await _next_game(served, plan, found, terminal)
         if following is None:
             return served.status
@@ -197,15 +213,30 @@ def check_installed(table: Table, found: Registry) -> None:
         require_same(game, pinned, found.installed_pin(game))
 
 
-def _open_table(plan: HostPlan, found: Registry, profile: Profile) -> tuple[Sequencer, TableFiles]:
-    """A new table for ``plan``: a new id and master secret, its folder, and the host's own seat."""
+def _open_table(plan: HostPlan, found: Registry, profile: Profile) -> tuple[Sequencer, TableFiles, Held]:
+    """A new table for ``plan``: a new id and master secret, its folder (locked for this process), and
+    the host's own seat."""
     key = profile.identity.signing_key()
     table_id = f"{plan.game.replace('_', '-')}-{secrets.token_hex(12)}"
     files = table_files(tables_dir(profile.home), table_id)
-    master = os.urandom(32)
-    write_secrets(files, {"master": master.hex(), "table": table_id, "role": "host"})
-    host = Sequencer.open(
-        table_id,
+    held = files.hold()
+    try:
+        master = os.urandom(32)
+        write_secrets(files, {"master": master.hex(), "table": table_id, "role": "host"})
+        host = _open_sequencer(plan, found, key, files, master)
+    except BaseException:
+        held.release()
+        raise
+    if not plan.headless:
+        host.local(host.table.compose(Kind.SIT, {"name": profile.name}))
+    return host, files, held
+
+
+def _open_sequencer(
+    plan: HostPlan, found: Registry, key: SigningKey, files: TableFiles, master: bytes
+) -> Sequencer:
+    return Sequencer.open(
+        files.folder.name,
         key,
         found.game,
         game=plan.game,
@@ -219,9 +250,6 @@ def _open_table(plan: HostPlan, found: Registry, profile: Profile) -> tuple[Sequ
         late_watchers=plan.late_watchers,
         host_timeout=plan.host_timeout,
     )
-    if not plan.headless:
-        host.local(host.table.compose(Kind.SIT, {"name": profile.name}))
-    return host, files
 
 
 async def resume_host(table_id: str | None, found: Registry, profile: Profile, *, quiet: bool) -> int:
@@ -235,6 +263,11 @@ async def resume_host(table_id: str | None, found: Registry, profile: Profile, *
     except TableOver as over:
         print(f"{over}: nothing to resume; `atoll audit {over.log}` checks its log")
         return 0
+    with files.hold():
+        return await _resume_host(files, found, profile, quiet=quiet)
+
+
+async def _resume_host(files: TableFiles, found: Registry, profile: Profile, *, quiet: bool) -> int:
     master = bytes.fromhex(read_secrets(files)["master"])
     place = read_place(files)
     try:
@@ -251,7 +284,19 @@ async def resume_host(table_id: str | None, found: Registry, profile: Profile, *
         master=master,
         sealed_path=files.sealed,
     )
-    if table.restore() == 0:
+    try:
+        restored = table.restore()
+    except (BadEntry, HostEquivocated) as exc:
+        # the peers hold every entry the host signed: a host that went on from a shorter log would sign
+        # a second history, so it refuses, and its seats take the table over after the host timeout
+        table.log.close()
+        line = exc.line if isinstance(exc, UnreadableLine) else len(table.log.entries) + 1
+        problem = exc.reason if isinstance(exc, UnreadableLine) else str(exc)
+        raise AtollError(
+            f"{files.log}, line {line}: {problem}; this machine cannot host the table again from a damaged "
+            "log (nothing was changed; its seats take the table over once the host timeout passes)"
+        ) from exc
+    if restored == 0:
         raise AtollError(f"{files.log}: no entries to resume the table from")
     check_installed(table, found)
     elsewhere = await moved_to(key, table, wait=2.0)  # short: the peers are waiting for this host
@@ -260,7 +305,7 @@ async def resume_host(table_id: str | None, found: Registry, profile: Profile, *
         if not quiet:
             print(f"resuming table {table.id} from {len(table.log.entries)} entries", flush=True)
         try:
-            served = await _serve(plan, host, files, found, profile, start_bots=False)
+            served = await _serve(plan, host, files, found, profile, start_bots=False, rebinding=True)
             following = await _next_game(served, plan, found, None)
             return served.status if following is None else await host_table(following, found, profile)
         except NobodyCame as exc:
@@ -318,9 +363,12 @@ async def _serve(
     *,
     start_bots: bool,
     terminal: Terminal | None = None,
+    rebinding: bool = False,
 ) -> Served:
     """Listen, announce, start the bots, serve until the game is over, close everything; the exit
-    status, how the host's person left the screen, and the port."""
+    status, how the host's person left the screen, and the port. ``rebinding``: the port was this
+    table's (or the previous game's) and may take a moment to be let go of; :class:`PortTaken` when
+    it stays taken, with nothing written."""
     key = host.key
     host_fp = fingerprint(key.verify_key.encode())
     table = host.table
@@ -341,14 +389,14 @@ async def _serve(
     say = _quiet if plan.quiet else say_event
     ending, port = FINISHED, plan.port
     try:
-        port = await _bound(lambda: socket.bind(plan.bind, plan.port), plan.port is not None)
-        if not files.place.exists():
-            # written once the port is known: `atoll host --resume` listens there again
-            write_place(files, {"role": "host", "plan": {**asdict(plan), "port": port, "quiet": False}})
         keys = KeyService(
             canonical_bytes({"curve": server_keys[0].decode(), "fp": host_fp, "table": table_id})
         )
-        await _bound(lambda: keys.bind(plan.bind, port + 1), plan.port is not None)
+        port = await _listen(plan, socket, keys, again=rebinding and plan.port is not None,
+                             resuming=not start_bots)
+        if not files.place.exists():
+            # written once both ports are held: `atoll host --resume` listens there again
+            write_place(files, {"role": "host", "plan": {**asdict(plan), "port": port, "quiet": False}})
         key_task = asyncio.create_task(keys.serve())
         reach = "127.0.0.1" if plan.bind in ("0.0.0.0", "::") else plan.bind
         address = f"{reach}:{port}#{server_keys[0].decode()}"
@@ -390,6 +438,63 @@ async def _serve(
             keys.close()
         _stop(bots)
     return Served(_report(table, files.log), ending, port)
+
+
+class PortTaken(AtollError):
+    """The table's port (or the next one, for key requests) cannot be listened on."""
+
+
+async def _listen(
+    plan: HostPlan, socket: HostSocket, keys: KeyService, *, again: bool, resuming: bool
+) -> int:
+    """Bind the table's port and the next one (key requests); the port. :class:`PortTaken` in one line
+    when either cannot be had: a new table is told of a free pair to use instead."""
+    at = plan.port
+    try:
+        port = await _bound(lambda: socket.bind(plan.bind, plan.port), again)
+        at = port + 1
+        await _bound(lambda: keys.bind(plan.bind, port + 1), again)
+    except zmq.ZMQError as exc:
+        if exc.errno != errno.EADDRINUSE:
+            raise PortTaken(
+                f"cannot listen on {plan.bind} port {at} ({exc.strerror}): check --bind and --port"
+            ) from exc
+        if resuming:
+            advice = ("its peers knock at that port: free it (is this table's host still running?) "
+                      "and resume again")
+        else:
+            free = _free_pair(plan.bind)
+            advice = (f"choose another: --port {free} (it and {free + 1} are free now)" if free is not None
+                      else "choose another with --port")
+        raise PortTaken(
+            f"port {at} on {plan.bind} is in use by another table or program (a table listens on its "
+            f"port and the next); {advice}"
+        ) from exc
+    return port
+
+
+def _free_pair(address: str) -> int | None:
+    """A port P with P+1 free too on ``address`` now (``None`` if none is found in a few tries)."""
+    import socket as sockets
+
+    def free(port: int) -> bool:
+        with sockets.socket() as probe:
+            try:
+                probe.bind((address, port))
+            except OSError:
+                return False
+        return True
+
+    for _ in range(20):
+        with sockets.socket() as probe:
+            try:
+                probe.bind((address, 0))
+            except OSError:
+                return None
+            port = int(probe.getsockname()[1])
+        if port < 65000 and free(port) and free(port + 1):
+            return port
+    return None
 
 
 async def _bound(bind: Callable[[], T], again: bool) -> T:
@@ -540,7 +645,7 @@ async def learn_host_key(profile: Profile, host: str, port: int, *, quiet: bool)
     """
     address = f"{host}:{port}"
     try:
-        answer = json.loads(await ask_key(host, port + 1))
+        answer = parse_json(await ask_key(host, port + 1))
         offered, host_fp = str(answer["curve"]), str(answer["fp"])
     except (TimeoutError, ValueError, KeyError, TypeError) as exc:
         raise AtollError(
@@ -646,6 +751,7 @@ async def _join_once(
     """Join one table (the next one after ``after``): the exit status, how the screen ended, its id."""
     key = profile.identity.signing_key()
     socket, welcome = await knock(plan.host, plan.port, plan.curve, key, after=after, spectate=plan.spectate)
+    held: Held | None = None
     state.finished = None  # seated at a new table from here on
     try:
         host_fp = fingerprint(welcome.host_key)
@@ -658,6 +764,7 @@ async def _join_once(
             game, pinned = welcome.pinned
             require_same(game, pinned, found.installed_pin(game))
         files = table_files(tables_dir(profile.home), welcome.table_id)
+        held = files.hold()  # let go below, when the socket closes
         master = os.urandom(32)
         role = "watch" if plan.spectate else "sit"
         write_secrets(files, {"master": master.hex(), "table": welcome.table_id, "role": role})
@@ -693,6 +800,8 @@ async def _join_once(
             link.close()
     finally:
         socket.close()
+        if held is not None:
+            held.release()
 
 
 async def resume_join(
@@ -717,6 +826,13 @@ async def resume_join(
     except TableOver as over:
         print(f"{over}: nothing to resume; `atoll audit {over.log}` checks its log")
         return 0
+    with files.hold():
+        return await _resume_join(files, found, profile, quiet=quiet, leave=leave, state=state)
+
+
+async def _resume_join(
+    files: TableFiles, found: Registry, profile: Profile, *, quiet: bool, leave: bool, state: JoinState | None
+) -> int:
     master = bytes.fromhex(read_secrets(files)["master"])
     place = read_place(files)
     key = profile.identity.signing_key()
@@ -735,7 +851,21 @@ async def resume_join(
         master=master,
         sealed_path=files.sealed,
     )
-    restored = table.restore()
+    try:
+        # a damaged line and the lines after it are moved aside: the host sends those entries again
+        restored = table.restore(repair=True)
+    except HostEquivocated as exc:
+        table.log.close()
+        raise AtollError(f"{files.log}: {exc}; `atoll audit {files.log}` shows the proof") from exc
+    if table.repaired is not None:
+        fixed = table.repaired
+        kept = f"lines 1-{fixed.line - 1} are kept" if fixed.line > 1 else "no line is kept"
+        print(
+            f"{files.log}, line {fixed.line}: {fixed.problem}; {kept}, the rest is moved to "
+            f"{fixed.aside.name}, and the host sends those entries again",
+            file=sys.stderr,
+            flush=True,
+        )
     check_installed(table, found)
     bot = place.get("bot")
     standby = table.lobby.standby.get(table.me or "") if table.lobby is not None else None

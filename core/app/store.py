@@ -2,7 +2,8 @@
 
 ``$ATOLL_HOME/tables/<table id>/`` holds ``log.jsonl`` (every entry, written before it is acted on)
 and ``secrets.json`` (this peer's master secret for the fair protocols and how it sits at the table),
-mode 0600, written atomically and fsynced before the secret is used, never overwritten.
+mode 0600, written atomically and fsynced before the secret is used, never overwritten. A process
+that plays or hosts the table holds ``in-use.lock`` there (:meth:`TableFiles.hold`): one process a seat.
 """
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from atoll.errors import AtollError
+from atoll.locks import Held, hold
 from atoll.net.durable import write_new
-from atoll.net.encoding import strict_hex
+from atoll.net.encoding import parse_json, strict_hex
 from atoll.wire import Kind
 
 
@@ -44,6 +46,16 @@ class TableFiles:
         """Where the table is and how this peer sits there, to resume it (``place.json``)."""
         return self.folder / "place.json"
 
+    @property
+    def lock(self) -> Path:
+        """The lock a process holds while it plays at (or hosts) the table: one process per seat."""
+        return self.folder / "in-use.lock"
+
+    def hold(self) -> Held:
+        """Take the table's lock for this process; :class:`~atoll.locks.InUse` names the process that
+        has it (a second ``atoll join --resume``, say), and nothing of the table is touched."""
+        return hold(self.lock, f"table {self.folder.name} ({self.folder})")
+
 
 def table_files(tables: Path, table_id: str) -> TableFiles:
     """The folder of ``table_id`` under ``tables`` (made, mode 0700)."""
@@ -65,7 +77,7 @@ def write_place(files: TableFiles, place: dict[str, Any]) -> None:
 def read_place(files: TableFiles) -> dict[str, Any]:
     """Where the table is and how this peer sits; AtollError naming the file if it cannot be read."""
     try:
-        data = json.loads(files.place.read_text(encoding="utf-8"))
+        data = parse_json(files.place.read_bytes())
     except (OSError, ValueError) as exc:
         raise AtollError(f"{files.place}: cannot read where this table is ({exc})") from exc
     if not isinstance(data, dict):
@@ -82,7 +94,7 @@ def write_once(path: Path, data: dict[str, Any]) -> None:
 def read_secrets(files: TableFiles) -> dict[str, Any]:
     """This peer's secrets for the table; AtollError naming the file if they cannot be read."""
     try:
-        data = json.loads(files.secrets.read_text(encoding="utf-8"))
+        data = parse_json(files.secrets.read_bytes())
         strict_hex(data["master"], 32, "master secret")
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise AtollError(f"{files.secrets}: cannot read this table's secrets ({exc})") from exc
@@ -143,7 +155,7 @@ def _finished(log: Path) -> bool:
         return False
     for line in reversed(lines):
         try:
-            entry = json.loads(line)
+            entry = parse_json(line)
         except ValueError:
             continue  # a torn last line
         message = entry.get("msg") if isinstance(entry, dict) else None

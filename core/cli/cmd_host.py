@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
     """Host the table until the game is over."""
     from atoll.app.launch import HostPlan, host_table, resume_host
     from atoll.net import eventloop
-    from atoll.net.identity import login_name, open_profile
+    from atoll.net.identity import MAX_NAME_LENGTH, check_name, login_name, open_profile
     from atoll.paths import data_root
 
     found = registry(quiet=args.quiet)
@@ -113,11 +113,16 @@ def run(args: argparse.Namespace) -> int:
     for kind in {k for k in (bot_kind, args.bot) if k}:
         found.bot(kind, name)  # refuses an unknown kind before anything opens
     profile = open_profile(data_root(), name=args.player, fallback_name=login_name("host"))
+    # a name given is checked (never cut short); the one made up from the player's name fits by cutting
+    table_name = (
+        check_name(args.name, "table name (--name)") if args.name is not None
+        else f"{profile.name}'s {name}"[:MAX_NAME_LENGTH]
+    )
     plan = HostPlan(
         game=name,
         variant=variant,
         seats=seats,
-        table_name=(args.name or f"{profile.name}'s {name}")[:32],
+        table_name=table_name,
         bind=args.bind,
         port=args.port,
         bots=args.bots,

@@ -31,6 +31,7 @@ if TYPE_CHECKING:  # prompt_toolkit is imported only when a game is played (atol
     from atoll.client.local import LocalGame
     from atoll.client.local_table import LocalTable
     from atoll.client.prompt import SessionResult
+    from atoll.locks import Held
     from atoll.tui.screen import ScreenResult
 
 HELP = "play a game in this terminal against bots, or with friends at one keyboard (--humans)"
@@ -69,6 +70,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Play the game."""
+    if args.name is not None:  # checked as at a network table: printable, 1-32 characters
+        from atoll.net.identity import check_name
+
+        args.name = check_name(args.name, "your name (--name)")
     found = registry()
     if full_screen_possible(args):
         play_screen(args, found)
@@ -113,26 +118,31 @@ def play_screen(
     import asyncio
 
     from atoll.client.local import rematch_table
-    from atoll.client.saves import new_save_path, remember_name, remembered_name
+    from atoll.client.saves import lock_save, new_save_path, remember_name, remembered_name
     from atoll.tui.palette import Look
     from atoll.tui.screen import Ending, TableScreen
 
     if args.name:
         remember_name(args.name, env)
-    table = _open_table(args, found, remembered_name(env), env, clock, pace)
+    table, held = _open_table(args, found, remembered_name(env), env, clock, pace)
     encoding = (getattr(sys.stdout, "encoding", "") or "").lower()
     look = Look(unicode=not args.ascii and encoding.startswith("utf"), palette=True)
-    while True:
-        screen = TableScreen(table, look=look, input=input, output=output, leave_hint=_hint(table))
-        result = asyncio.run(screen.run())
-        for line in result.lines:
-            print(line)
-        if result.ending is not Ending.REMATCH:
-            return result
-        seed = secrets.randbelow(SEED_RANGE)
-        path = new_save_path(table.game.info.name, clock(), env)
-        table = rematch_table(found, table, seed=seed, save_path=path, pace=pace)
-        table.autosave()
+    try:
+        while True:
+            screen = TableScreen(table, look=look, input=input, output=output, leave_hint=_hint(table))
+            result = asyncio.run(screen.run())
+            for line in result.lines:
+                print(line)
+            if result.ending is not Ending.REMATCH:
+                return result
+            seed = secrets.randbelow(SEED_RANGE)
+            path = new_save_path(table.game.info.name, clock(), env)
+            held.release()
+            held = lock_save(path)
+            table = rematch_table(found, table, seed=seed, save_path=path, pace=pace)
+            table.autosave()
+    finally:
+        held.release()
 
 
 def _hint(table: LocalTable) -> Callable[[], str | None]:
@@ -153,15 +163,21 @@ def _hint(table: LocalTable) -> Callable[[], str | None]:
 def _open_table(
     args: argparse.Namespace, found: Registry, name: str | None, env: Mapping[str, str] | None,
     clock: Callable[[], datetime], pace: float,
-) -> LocalTable:
+) -> tuple[LocalTable, Held]:
+    """The table to play and the lock on its save, held by this process until the game is left."""
     from atoll.client.local import new_local_table, resume_local_table
-    from atoll.client.saves import latest_unfinished, new_save_path
+    from atoll.client.saves import latest_unfinished, lock_save, new_save_path
 
     if args.resume is not None:
         path = Path(args.resume) if args.resume else latest_unfinished(env)
         if path is None:
             raise AtollError("no unfinished game is saved; start one with: atoll play GAME")
-        return resume_local_table(found, path, pace=pace)
+        held = lock_save(path)  # before reading: another process may be writing it
+        try:
+            return resume_local_table(found, path, pace=pace), held
+        except BaseException:
+            held.release()
+            raise
     _names(args, found)
     if args.save is not None and args.save.exists():
         raise AtollError(f"{args.save} already exists; choose a new file name for --save")
@@ -173,7 +189,7 @@ def _open_table(
                             humans=args.humans, seat=args.seat, bots=kinds, names=names, save_path=path,
                             pace=pace)
     table.autosave()  # a save path that cannot be written is told now, before the game
-    return table
+    return table, lock_save(path)
 
 
 # -- the line-by-line client ----------------------------------------------------------
@@ -214,7 +230,10 @@ def play(
     saves = _LineSaves(local, args.save, console, env, clock)
     client = PromptClient(model, console, saves.save, input=input, output=output, command=atoll_command(),
                           plain=dumb, autosave=saves.autosave, discard=saves.discard)
-    return client.run()
+    try:
+        return client.run()
+    finally:
+        saves.release()
 
 
 class _LineSaves:
@@ -230,12 +249,17 @@ class _LineSaves:
         self._env = env
         self._clock = clock
         self.path: Path | None = None
+        self._held: Held | None = None
+        self._held_path: Path | None = None
 
     def _write(self, path: Path) -> None:
-        from atoll.client.saves import save_replacing
+        from atoll.client.saves import lock_save, save_replacing
 
         resolver = self._local.resolver
         save_replacing(self._local.model.match, path, seed=resolver.seed, faces=resolver.faces())
+        if self._held_path != path:  # written there first: this process holds the save from now on
+            self.release()
+            self._held, self._held_path = lock_save(path), path
 
     def save(self) -> Path:
         """Save the game; returns where it went."""
@@ -266,3 +290,10 @@ class _LineSaves:
         if self.path is not None:
             self.path.unlink(missing_ok=True)
             self.path = None
+        self.release()
+
+    def release(self) -> None:
+        """Let go of the save (the game is left)."""
+        if self._held is not None:
+            self._held.release()
+        self._held, self._held_path = None, None

@@ -49,7 +49,8 @@ COMMANDS = {
     ),
     "saves": Command(
         "atoll.cli.cmd_saves",
-        "list the saved games (game, seats, date, finished or not) with how to resume or replay each",
+        "list the saved games (game, seats, date, finished or not) with how to resume or replay each; "
+        "exits 2 after naming each file there that is not a readable save",
     ),
     "share": Command(
         "atoll.cli.cmd_share",
@@ -125,13 +126,23 @@ class _Version(argparse.Action):
         parser.exit()
 
 
+def _refusals() -> tuple[type[Exception], ...]:
+    """The errors that refuse bad input in one line (exit 2): atoll's own, and the identity files' and
+    names' (``atoll.net`` knows nothing of atoll's errors; it is looked up only if it was loaded, since
+    only then can it have raised, and ``atoll --help`` stays fast)."""
+    identity = sys.modules.get("atoll.net.identity")
+    return (AtollError,) if identity is None else (AtollError, identity.IdentityError)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     argv = sys.argv[1:] if argv is None else argv
     args = build_parser(argv).parse_args(argv)
     try:
         status: int = args.run(args)
-    except AtollError as exc:
+    except Exception as exc:
+        if not isinstance(exc, _refusals()):
+            raise
         print(f"atoll {args.command}: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

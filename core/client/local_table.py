@@ -86,7 +86,7 @@ class LocalTable:
                 self._redrive_one(event, faces)
             except CorruptSave as exc:
                 raise CorruptSave(f"line {number}: {exc}") from exc
-            except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            except (KeyError, IndexError, TypeError, ValueError, AttributeError, RecursionError) as exc:
                 raise CorruptSave(f"line {number}: malformed event {str(event)[:80]}") from exc
             except AtollError as exc:
                 raise CorruptSave(f"line {number}: {exc}") from exc
@@ -101,6 +101,8 @@ class LocalTable:
                 raise CorruptSave("the recorded chance differs from the game's (the save was edited)")
             return
         seat = int(event["seat"])
+        if not 0 <= seat < self.config.seats:
+            raise CorruptSave(f"seat {seat} does not exist in this {self.config.seats}-seat game")
         if "sealed" in event:
             values = [faces[handle] for handle in event["sealed"]]
             self._act(seat, {"secret": values})

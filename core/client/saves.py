@@ -14,7 +14,9 @@ from atoll.engine.match import Match
 from atoll.engine.save import SavedGame, load, save
 from atoll.errors import AtollError, CorruptSave
 from atoll.jsondata import JSON
+from atoll.locks import Held, hold
 from atoll.net.durable import write_replace
+from atoll.net.encoding import parse_json
 from atoll.paths import data_root, games_dir
 
 #: The file of remembered choices, shared with the network identity (``atoll.net.identity``).
@@ -73,7 +75,7 @@ def read_save(path: Path) -> SaveFile:
     if not data.endswith(b"\n"):
         raise CorruptSave(f"{path}:{len(lines)}: the file is cut short (its last line is unfinished)")
     saved = load(path)
-    footer = json.loads(lines[-2])
+    footer = parse_json(lines[-2])  # read once already, by load
     client = footer.get("client") if isinstance(footer, dict) else None
     return SaveFile(path, saved, client if isinstance(client, dict) else {})
 
@@ -128,7 +130,7 @@ def settings_path(env: Mapping[str, str] | None = None) -> Path:
 def remembered_name(env: Mapping[str, str] | None = None) -> str | None:
     """The player's name given last time, or ``None``; a broken settings file is ignored."""
     try:
-        settings = json.loads(settings_path(env).read_text(encoding="utf-8"))
+        settings = parse_json(settings_path(env).read_bytes())
     except (OSError, ValueError):
         return None
     name = settings.get("name") if isinstance(settings, dict) else None
@@ -139,7 +141,7 @@ def remember_name(name: str, env: Mapping[str, str] | None = None) -> None:
     """Keep ``name`` for next time (other settings in the file are kept)."""
     path = settings_path(env)
     try:
-        settings = json.loads(path.read_text(encoding="utf-8"))
+        settings = parse_json(path.read_bytes())
     except (OSError, ValueError):
         settings = {}
     if not isinstance(settings, dict):
@@ -148,6 +150,12 @@ def remember_name(name: str, env: Mapping[str, str] | None = None) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     # atomically: the file holds the network identity's settings too (atoll.net.identity)
     write_replace(path, (json.dumps(settings, indent=2) + "\n").encode())
+
+
+def lock_save(path: Path) -> Held:
+    """Take the lock on the save at ``path`` for this process while it plays the game (one process a
+    game); :class:`~atoll.locks.InUse` names the process that has it."""
+    return hold(path.with_name(f".{path.name}.lock"), f"the saved game {path}")
 
 
 def save_replacing(

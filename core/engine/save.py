@@ -8,7 +8,6 @@ seeds), so a replay can check every deal and every reveal.
 
 from __future__ import annotations
 
-import json
 from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -20,6 +19,7 @@ from atoll.engine.resolver import Resolution
 from atoll.errors import AtollError, CheatDetected, CorruptSave, IllegalAction
 from atoll.game import Game
 from atoll.jsondata import JSON, canonical, digest
+from atoll.net.encoding import parse_json
 from atoll.types import Config
 
 FORMAT = "atoll-game"
@@ -66,26 +66,31 @@ def save(
 def load(path: Path) -> SavedGame:
     """Read a save written by :func:`save`; raises :class:`CorruptSave` naming the bad line."""
     try:
-        text = path.read_text(encoding="utf-8")
+        data = path.read_bytes()
     except OSError as exc:
         raise CorruptSave(f"cannot read {path}: {exc.strerror}") from exc
     rows = []
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(data.splitlines(), 1):
         try:
-            rows.append(json.loads(line))
-        except json.JSONDecodeError as exc:
-            raise CorruptSave(f"{path}:{number}: not JSON ({exc.msg})") from exc
+            rows.append(parse_json(line, integers=True))
+        except ValueError as exc:
+            raise CorruptSave(f"{path}:{number}: {exc}") from exc
     if len(rows) < 2 or not isinstance(rows[0], dict) or rows[0].get("format") != FORMAT:
         raise CorruptSave(f"{path} is not an atoll saved game")
     header, footer, events = rows[0], rows[-1], rows[1:-1]
     if header.get("version") != VERSION:
-        raise CorruptSave(f"{path}: save format version {header.get('version')!r} is not {VERSION}")
-    if not isinstance(footer, dict) or "faces" not in footer:
-        raise CorruptSave(f"{path}: the last line is not a footer; the save is cut short")
-    if not all(isinstance(e, dict) for e in events):
-        raise CorruptSave(f"{path}: an event is not a JSON object")
+        raise CorruptSave(f"{path}:1: save format version {header.get('version')!r} is not {VERSION}")
+    if not isinstance(footer, dict) or not isinstance(footer.get("faces"), dict):
+        raise CorruptSave(f"{path}:{len(rows)}: the last line is not a footer; the save is cut short")
+    wrong = next((number for number, event in enumerate(events, 2) if not isinstance(event, dict)), None)
+    if wrong is not None:
+        raise CorruptSave(f"{path}:{wrong}: an event is a JSON object")
+    try:
+        config = Config.from_json(header.get("config"))
+    except (AtollError, KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise CorruptSave(f"{path}:1: the game's settings do not read ({exc})") from exc
     return SavedGame(
-        str(header.get("game")), Config.from_json(header.get("config")), header.get("seed"),
+        str(header.get("game")), config, header.get("seed"),
         events, dict(footer["faces"]), footer.get("state"), footer.get("end"),
     )
 
@@ -147,7 +152,7 @@ def replay(game: Game, saved: SavedGame, faces: Mapping[str, JSON] | None = None
                 match.act(int(event["seat"]), event["action"])
         except CheatDetected:
             raise
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError, RecursionError) as exc:
             raise CorruptSave(f"line {number}: malformed event {str(event)[:120]}") from exc
         except AtollError as exc:
             raise CorruptSave(f"line {number}: {exc}") from exc

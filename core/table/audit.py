@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from atoll.game import Game
-from atoll.net.encoding import canonical_bytes, normal_fingerprint, strict_hex
+from atoll.net.encoding import canonical_bytes, normal_fingerprint, parse_json, strict_hex
 from atoll.net.envelope import Unauthenticated, open_envelope
 from atoll.pin import GamePin, differs
 from atoll.table.log import BadEntry, HostEquivocated, read_log
@@ -190,7 +190,7 @@ def is_table_log(path: Path) -> bool:
     try:
         with path.open("rb") as handle:
             first = handle.readline(1 << 20)
-        value = json.loads(first)
+        value = parse_json(first)
     except (OSError, ValueError):
         return False
     return isinstance(value, dict) and {"seq", "prev", "msg", "host"} <= set(value)

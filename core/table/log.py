@@ -15,7 +15,6 @@ game acts on it.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,7 +23,7 @@ from typing import IO, Any
 from nacl.exceptions import BadSignatureError
 from nacl.signing import SigningKey, VerifyKey
 
-from atoll.net.encoding import canonical_bytes, strict_hex
+from atoll.net.encoding import canonical_bytes, parse_json, strict_hex
 from atoll.net.envelope import Envelope, Unauthenticated, open_fields, own_envelope
 
 _HEAD_DOMAIN = b"atoll-table/head\x00"
@@ -333,37 +332,94 @@ def stored_entries(path: Path) -> list[dict[str, Any]]:
     A process killed while writing can leave the last line cut short. That entry was never acted on
     (acting waits for the fsync of the whole line), so it is moved aside to ``log.jsonl.torn`` (never
     deleted) and the file is cut back to the last whole entry; the host sends the entry again.
+    :class:`UnreadableLine` names a whole line that is not an entry (see :func:`readable_entries`).
     """
+    entries, damage = readable_entries(path)
+    if damage is not None:
+        raise damage
+    return entries
+
+
+def readable_entries(path: Path) -> tuple[list[dict[str, Any]], UnreadableLine | None]:
+    """The entries of a peer's log up to its first line that is not one (a torn last line moved aside
+    first, as :func:`stored_entries` says), and what is wrong with that line (``None``: nothing)."""
     if not path.exists():
-        return []
+        return [], None
     data = path.read_bytes()
     if data and not data.endswith(b"\n"):
         cut = data.rfind(b"\n") + 1
-        torn = path.with_name(path.name + ".torn")
-        with torn.open("ab") as out:
-            out.write(data[cut:] + b"\n")
-            out.flush()
-            os.fsync(out.fileno())
-        with path.open("r+b") as log_file:
-            log_file.truncate(cut)
-            log_file.flush()
-            os.fsync(log_file.fileno())
-    return read_log(path)
+        _move_tail(path, cut, path.with_name(path.name + ".torn").open("ab"), data[cut:] + b"\n")
+        data = data[:cut]
+    return _entries(path, data)
+
+
+class UnreadableLine(BadEntry):
+    """A line of a log file that is not a log entry at all (not UTF-8, not JSON, not an object)."""
+
+    def __init__(self, path: Path, line: int, reason: str) -> None:
+        super().__init__(f"{path}, line {line}: {reason}")
+        self.path = path
+        self.line = line
+        self.reason = reason
 
 
 def read_log(path: Path) -> list[dict[str, Any]]:
-    """The entries of a ``log.jsonl`` file as JSON objects; BadEntry names the line that does not parse."""
-    entries: list[dict[str, Any]] = []
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise BadEntry(f"{path}: not a text file ({exc.reason})") from exc
-    for number, line in enumerate(text.splitlines(), 1):
-        try:
-            value = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise BadEntry(f"{path}, line {number}: not JSON ({exc.msg})") from exc
-        if not isinstance(value, dict):
-            raise BadEntry(f"{path}, line {number}: an entry is a JSON object")
-        entries.append(value)
+    """The entries of a ``log.jsonl`` file as JSON objects; :class:`UnreadableLine` names the first line
+    that is not one (OSError if the file cannot be read)."""
+    entries, damage = _entries(path, path.read_bytes())
+    if damage is not None:
+        raise damage
     return entries
+
+
+def _entries(path: Path, data: bytes) -> tuple[list[dict[str, Any]], UnreadableLine | None]:
+    entries: list[dict[str, Any]] = []
+    lines = data.split(b"\n")
+    if lines and not lines[-1]:
+        lines.pop()  # the end of the last line, not a line
+    for number, line in enumerate(lines, 1):
+        try:
+            value = parse_json(line)
+        except ValueError as exc:
+            return entries, UnreadableLine(path, number, str(exc))
+        if not isinstance(value, dict):
+            return entries, UnreadableLine(path, number, "an entry is a JSON object")
+        entries.append(value)
+    return entries, None
+
+
+def set_aside_from(path: Path, line: int) -> Path:
+    """Move lines ``line`` and after of ``path`` to a new ``<name>.damaged-N`` (never over a file) and
+    cut ``path`` back to the lines before it, both fsynced; the new file's path. A peer does this with
+    a log damaged at ``line``: the entries there and after come from the host again."""
+    data = path.read_bytes()
+    cut = 0
+    for _ in range(line - 1):
+        cut = data.index(b"\n", cut) + 1
+    for number in range(1, 10_000):
+        aside = path.with_name(f"{path.name}.damaged-{number}")
+        try:
+            out = aside.open("xb")
+        except FileExistsError:
+            continue
+        _move_tail(path, cut, out, data[cut:])
+        folder = os.open(path.parent, os.O_RDONLY)
+        try:
+            os.fsync(folder)
+        finally:
+            os.close(folder)
+        return aside
+    raise BadEntry(f"too many set-aside copies of {path}")
+
+
+def _move_tail(path: Path, cut: int, out: IO[bytes], tail: bytes) -> None:
+    """Write ``tail`` (what follows byte ``cut`` of ``path``) to ``out`` and close it, then cut ``path``
+    back to ``cut`` bytes, each fsynced: the tail is on disk elsewhere before it leaves ``path``."""
+    with out:
+        out.write(tail)
+        out.flush()
+        os.fsync(out.fileno())
+    with path.open("r+b") as log_file:
+        log_file.truncate(cut)
+        log_file.flush()
+        os.fsync(log_file.fileno())

@@ -40,11 +40,19 @@ from atoll.errors import AtollError, CheatDetected
 from atoll.fair.steps.seat import Participant
 from atoll.game import Game
 from atoll.jsondata import canonical
+from atoll.net.encoding import parse_json
 from atoll.net.envelope import Envelope, check_size, seal
 from atoll.pin import GamePin
 from atoll.table.engine import TableEngine
 from atoll.table.frames import BATCH_ENTRIES
-from atoll.table.log import BadHostSignature, Entry, TableLog, stored_entries
+from atoll.table.log import (
+    BadEntry,
+    BadHostSignature,
+    Entry,
+    TableLog,
+    readable_entries,
+    set_aside_from,
+)
 from atoll.types import Config, End
 from atoll.wire import LOGGED, PROTOCOL, Kind
 
@@ -91,6 +99,16 @@ class Lobby:
     def seat_of(self, author: str) -> int | None:
         """The seat held by the identity ``author``, if any."""
         return self.seated.index(author) if author in self.seated else None
+
+
+@dataclass(frozen=True)
+class Repair:
+    """A peer's own log found damaged on restore: the first bad line, what is wrong with it, and the
+    file the lines from there on were moved to (the host sends those entries again)."""
+
+    line: int
+    problem: str
+    aside: Path
 
 
 @dataclass
@@ -159,6 +177,8 @@ class Table:
         """The timeout the table is settling now, if any."""
         self.left: int | None = None
         """The seat that left the table for good (the game ended there), if one did."""
+        self.repaired: Repair | None = None
+        """Where :meth:`restore` found this peer's log damaged and what it moved aside, if it did."""
         self.pipeline = False
         """This peer's seat answers a deck shuffle or lock before checking its proof; its caller then
         calls :meth:`settle` as soon as the answer has left (see :meth:`pipelined`)."""
@@ -190,15 +210,32 @@ class Table:
         out, self._outbox = self._outbox, []
         return [data for _, data in out]
 
-    def restore(self) -> int:
+    def restore(self, *, repair: bool = False) -> int:
         """Fold in the entries this peer wrote to its log before it stopped; how many there were.
 
         Every entry is checked again as if it came from the host. What this peer's seat wrote back
         then is written again now (its secrets derive from the master secret, so the messages are the
         same); whatever of it the log already holds is dropped, and the rest waits in the outbox.
+        A damaged line raises :class:`~atoll.table.log.BadEntry` (naming its line when it is not an
+        entry at all), or, with ``repair``, is moved aside with every line after it
+        (:attr:`repaired` says where), and the host sends those entries again.
         """
-        stored = stored_entries(self.log.path) if self.log.path is not None else []
-        self.take_stored(stored, self.restore_entry)
+        path = self.log.path
+        if path is None:
+            return 0
+        entries, damage = readable_entries(path)
+        if damage is not None and not repair:
+            raise damage
+        problem: str | None = damage.reason if damage is not None else None
+        try:
+            self.take_stored(entries, self.restore_entry)
+        except BadEntry as exc:
+            if not repair:
+                raise
+            problem = str(exc)
+        if problem is not None:
+            line = len(self.log.entries) + 1
+            self.repaired = Repair(line, problem, set_aside_from(path, line))
         return len(self.log.entries)
 
     def take_stored(
@@ -678,9 +715,9 @@ def _read_sealed(path: Path | None) -> dict[int, list[Any]]:
     if path is None or not path.exists():
         return {}
     held: dict[int, list[Any]] = {}
-    for line in path.read_text(encoding="utf-8").splitlines():
+    for line in path.read_bytes().splitlines():
         try:
-            record = json.loads(line)
+            record = parse_json(line)
             held[int(record["at"])] = list(record["values"])
         except (ValueError, KeyError, TypeError):
             continue

@@ -55,9 +55,8 @@ def test_a_host_whose_own_bot_runs_out_of_descriptors_asks_it_again_and_the_game
         try:
             link.connect("127.0.0.1", socket.bind("127.0.0.1", None))
             hosting = asyncio.create_task(run_host(host, socket, starved_once, grace=1.0))
-            peer = await asyncio.wait_for(
-                run_peer(PeerSession(table, "sit", "peer", REGISTRY.installed_pin), link, random_bot(table, 2)), 60
-            )
+            session = PeerSession(table, "sit", "peer", REGISTRY.installed_pin)
+            peer = await asyncio.wait_for(run_peer(session, link, random_bot(table, 2)), 60)
             await asyncio.wait_for(hosting, 30)
             return host.table, peer, len(asked)
         finally:
