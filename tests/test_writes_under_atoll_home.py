@@ -73,6 +73,7 @@ def test_every_command_writes_only_under_atoll_home(tmp_path: Path) -> None:
     assert files_under(home) == set()
     assert files_under(cwd) == set()
     assert files_under(tmp) == set()
-    assert {path.name for path in asked.iterdir()} == {"asked.jsonl", "plugin"}
+    # the save asked for, its lock (kept beside it: decision 0016) and the plugin
+    assert {path.name for path in asked.iterdir()} == {"asked.jsonl", ".asked.jsonl.lock", "plugin"}
     assert (atoll_home / "identity.key").is_file() and (atoll_home / "games").is_dir()
     assert next((tmp_path / "atoll-seat" / "tables").glob("*/log.jsonl")).read_bytes() == log.read_bytes()
