@@ -23,6 +23,7 @@ from atoll.game import Game
 from atoll.net.encoding import canonical_bytes, normal_fingerprint, strict_hex
 from atoll.net.envelope import Unauthenticated, open_envelope
 from atoll.table.log import BadEntry, HostEquivocated, read_log
+from atoll.table.reasons import EndReason
 from atoll.table.table import Table
 
 
@@ -44,9 +45,14 @@ class LogAudit:
     entries: int = 0
     results: dict[str, object] | None = None
     cheat: str | None = None
+    """What a seat (or the host) signed wrong, when an explicit check named it."""
     blame: int | None = None
+    """The seat :attr:`cheat` names, or the seat that ran out of time in a forfeit."""
     ended: str | None = None
-    """Why the game ended early with nobody to blame (a seat left; a timeout nobody can be named for)."""
+    """Why the game ended early with nobody accused: a seat ran out of time (a forfeit, or an abort
+    nobody can be named for), a seat left, the game's plugin or atoll itself failed."""
+    reason: EndReason | None = None
+    """The reason the game ended early, if it did: the verdict follows it, never the words."""
     refused: list[str] = field(default_factory=list)
     vouched: list[int] = field(default_factory=list)
     """Entries whose own host signature does not verify, each the first of a run that a later
@@ -92,13 +98,15 @@ def audit_log(path: Path, games: Callable[[str], Game], fingerprint: Callable[[b
         report.seats = [
             (table.lobby.names.get(a, "?"), fingerprint(bytes.fromhex(a))) for a in table.lobby.seated
         ]
-    if table.ended is not None and (table.left is not None or table.ended.startswith("aborted, not attrib")):
-        report.ended = table.ended
-        return report
-    if table.ended is not None:
-        blamed = [e for e in table.events if e.blame is not None]
-        report.cheat = table.ended
-        report.blame = blamed[-1].blame if blamed else None
+    ending = table.ending
+    if ending is not None:
+        report.reason = ending.reason
+        if ending.reason.accuses:
+            report.cheat = ending.text
+            report.blame = ending.seat
+        else:
+            report.ended = ending.text
+            report.blame = ending.seat if ending.reason is EndReason.FORFEIT else None
         return report
     end = table.results()
     if end is not None and table.closed:
@@ -152,7 +160,8 @@ def audit_command(
     as_json: bool,
 ) -> int:
     """``atoll audit`` on a table log: print the report; exit 0 clean, 1 a named cheat, 2 a damaged or
-    unexpected file, 3 a game that did not reach its end (or ended early with nobody to blame)."""
+    unexpected file, 3 a game that did not reach its end, or ended early with nobody accused (a seat
+    that ran out of time or left, a plugin or atoll that failed)."""
     try:
         report = audit_log(path, games, fingerprint)
     except DamagedLog as exc:
@@ -168,7 +177,7 @@ def audit_command(
     if report.cheat is not None:
         return _tell(as_json, 1, "cheat", report.cheat, report, lines)
     if report.ended is not None:
-        return _tell(as_json, 3, "ended early", report.ended, report, lines)
+        return _tell(as_json, 3, _OUTCOMES.get(report.reason, "ended early"), report.ended, report, lines)
     if report.results is None:
         return _tell(as_json, 3, "unfinished", "the game did not reach its end in this log", report, lines)
     if as_json:
@@ -182,6 +191,15 @@ def audit_command(
     return 0
 
 
+#: The ``outcome`` of ``--json`` for a game that ended early with nobody accused (else "ended early").
+_OUTCOMES: dict[EndReason | None, str] = {
+    EndReason.FORFEIT: "forfeited",
+    EndReason.ABORTED: "aborted",
+    EndReason.PLUGIN_FAULT: "fault",
+    EndReason.ATOLL_FAULT: "fault",
+}
+
+
 def _fields(report: LogAudit) -> dict[str, object]:
     return {
         "table": report.table,
@@ -193,6 +211,7 @@ def _fields(report: LogAudit) -> dict[str, object]:
         "results": report.results,
         "seat": report.blame,
         "refused": report.refused,
+        "reason": None if report.reason is None else report.reason.name.lower(),
     }
 
 
