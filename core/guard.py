@@ -271,9 +271,12 @@ for _method in _METHODS:
         setattr(GuardedGame, _method, _guarded(_method))
 
 
-def guard(game: Game, source: str, limit: float | None = None) -> GuardedGame:
-    """``game`` behind the guard (a game already guarded keeps its guard)."""
-    return game if isinstance(game, GuardedGame) else GuardedGame(game, source, limit)
+def guard(game: Game, source: str | None = None, limit: float | None = None) -> GuardedGame:
+    """``game`` behind the guard (a game already guarded keeps its guard); ``source`` defaults to the
+    top-level package the game's class comes from."""
+    if isinstance(game, GuardedGame):
+        return game
+    return GuardedGame(game, source or type(game).__module__.split(".")[0], limit)
 
 
 def unguarded(game: Game) -> Game:

@@ -20,6 +20,7 @@ from atoll.fair.steps.messages import Message
 from atoll.fair.steps.referee import match_referee
 from atoll.fair.steps.seat import Participant
 from atoll.game import Game
+from atoll.guard import guard
 from atoll.jsondata import JSON
 from atoll.table.resolver import NetResolver, Pending
 from atoll.types import Config, Decision, End
@@ -56,11 +57,11 @@ class TableEngine:
         send: Callable[[Message], None],
         identities: Sequence[bytes],
     ) -> None:
-        self.game = game
+        self.game = guard(game)  # registered games are guarded already; this is for any other
         self.config = config
         self.seat = None if me is None else me.seat
         self.resolver = NetResolver(config.seats, table_id, me, send, identities=identities)
-        self.match = Match(game, config, self.resolver)
+        self.match = Match(self.game, config, self.resolver)
         self.resolver.referee = match_referee(self.match)
         self._pending: tuple[int, dict[str, Any]] | None = None
         self._sealed_values: dict[int, list[JSON]] = {}

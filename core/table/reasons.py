@@ -65,9 +65,11 @@ def aborted(seat: int, why: str) -> Ending:
     return Ending(EndReason.ABORTED, f"{EndReason.ABORTED.value}: {why}", seat)
 
 
-def left(seat: int, who: str) -> Ending:
-    """``seat`` (``who``) left the table for good."""
-    return Ending(EndReason.LEFT, f"{who} {EndReason.LEFT.value}; the game ends here, with no result", seat)
+def left(seat: int, who: str, fault: str | None = None) -> Ending:
+    """``seat`` (``who``) left the table for good; ``fault``: because the game failed on its machine."""
+    why = "" if fault is None else f" ({fault})"
+    text = f"{who} {EndReason.LEFT.value}{why}; the game ends here, with no result"
+    return Ending(EndReason.LEFT, text, seat)
 
 
 def unplayable(detail: str) -> Ending:

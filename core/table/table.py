@@ -69,6 +69,9 @@ ATTRIBUTABLE_WITNESSES = 2
 
 _NAME_LIMIT = 32
 
+#: Longest fault text a ``leave`` carries, in characters.
+FAULT_LIMIT = 300
+
 
 @dataclass
 class Event:
@@ -544,7 +547,10 @@ class Table:
         assert seat is not None
         if kind == Kind.LEAVE:
             self.left = seat
-            self._stop(entry, left(seat, self._who(author)))
+            fault = body.get("fault")
+            readable = isinstance(fault, str) and len(fault) <= FAULT_LIMIT and fault.isprintable()
+            said = fault if readable else None
+            self._stop(entry, left(seat, self._who(author), said))
             return
         if kind == Kind.WITNESS:
             self._witness(entry, seat)
@@ -618,9 +624,10 @@ class Table:
             self._stop(entry, aborted(timeout.seat, f"{late} ran out of time, witnessed only by seat {seen} "
                                                     "(one seat's word against another's)"))
 
-    def leave(self) -> bytes:
-        """This peer's seat leaves the table for good (the game ends, with no result)."""
-        return self.compose(Kind.LEAVE, {})
+    def leave(self, fault: str | None = None) -> bytes:
+        """This peer's seat leaves the table for good (the game ends, with no result); ``fault`` says
+        why when the game's plugin failed on this machine, so that every peer reads it."""
+        return self.compose(Kind.LEAVE, {} if fault is None else {"fault": fault[:FAULT_LIMIT]})
 
     def _start(self, lobby: Lobby) -> None:
         game = self.games(lobby.game)
