@@ -68,6 +68,9 @@ class Fault(Exception):
     def __str__(self) -> str:
         return f"{self.component} failed: {self.message}; nobody is to blame"
 
+    def __repr__(self) -> str:  # reports quote faults with !r: the sentence reads better than the fields
+        return f"{type(self).__name__}({str(self)!r})"
+
 
 class PluginFault(Fault):
     """A game plugin's code raised, or ran past its time limit, in ``method``.

@@ -21,14 +21,11 @@ import sys
 import threading
 import time
 from _thread import get_ident
-from collections.abc import Callable, Mapping
-from typing import Any, Final, TypeVar, cast
+from collections.abc import Callable
+from typing import Any, Final, TypeVar
 
-from atoll.chance import Request
 from atoll.errors import IllegalAction, MalformedInput, OutcomeRefused, PluginFault
-from atoll.game import Fragments, Game
-from atoll.jsondata import JSON
-from atoll.types import Action, Config, Knowledge, State, Step
+from atoll.game import Game
 
 T = TypeVar("T")
 
@@ -63,93 +60,76 @@ class _Stopped(BaseException):
     ``except Exception`` does not swallow it."""
 
 
-class _Call:
-    """One outermost guarded call running on a thread: which game, which method, until when."""
-
-    __slots__ = ("deadline", "guarded", "method", "stopped", "thread", "told")
-
-    def __init__(self, guarded: GuardedGame, method: str, thread: int, deadline: float) -> None:
-        self.guarded, self.method, self.thread, self.deadline = guarded, method, thread, deadline
-        self.stopped = False
-        self.told = False
-
-    @property
-    def what(self) -> str:
-        return f"the game {self.guarded.info.name!r} (from {self.guarded.source}) in {self.method}"
-
-
 def _raise_in(thread: int, exc: type[BaseException] | None) -> None:
     """Raise ``exc`` asynchronously in ``thread`` (``None`` withdraws one not raised yet)."""
     target = ctypes.py_object(exc) if exc is not None else None
     ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread), target)
 
 
+#: One outermost guarded call running on a thread, as the watchdog sees it: a list (it costs a bot's
+#: every call, and a list is the cheapest mutable record) of the guard, the method, the thread, the
+#: deadline, whether the watchdog stopped it and whether it said it could not.
+_Call = list[Any]
+_GUARD, _METHOD, _THREAD, _DEADLINE, _STOPPED, _TOLD = range(6)
+
+
+def _what(call: _Call) -> str:
+    guarded = call[_GUARD]
+    return f"the game {guarded.info.name!r} (from {guarded.source}) in {call[_METHOD]}"
+
+
 class Watchdog:
     """Stops guarded calls past their deadline; one per process (:func:`watchdog`).
 
-    Watching a call costs two uncontended lock turns; the thread wakes only at deadlines.
+    A guarded call registers itself in :attr:`calls` (by thread: only that thread writes its own key)
+    and leaves under :attr:`lock`, which the watchdog holds while it decides to stop a call, so a stop
+    never lands after its call has left. The thread wakes only at deadlines: watching costs a call
+    one uncontended lock turn.
 
     :param tell: where a call that cannot be stopped is reported (one line).
     :param clock: the monotonic clock.
     """
 
     def __init__(self, tell: Callable[[str], None], clock: Callable[[], float] = time.monotonic) -> None:
-        self._tell = tell
-        self._clock = clock
-        self._lock = threading.Lock()
-        self._wake = threading.Condition(self._lock)
-        self._calls: dict[int, _Call] = {}
-        self._thread: threading.Thread | None = None
-        self._until: float | None = None
+        self.tell = tell
+        self.clock = clock
+        self.lock = threading.Lock()
+        self.calls: dict[int, _Call] = {}
+        """The outermost guarded call running on each thread."""
+        self.until: float | None = None
         """When the watchdog wakes next (``None``: it waits for a call)."""
+        self._wake = threading.Condition(self.lock)
+        self._thread: threading.Thread | None = None
 
     def forked(self) -> None:
         """In a forked child: the parent's thread did not come along, nor did its calls."""
-        self._lock = threading.Lock()
-        self._wake = threading.Condition(self._lock)
-        self._calls, self._thread, self._until = {}, None, None
+        self.lock = threading.Lock()
+        self._wake = threading.Condition(self.lock)
+        self.calls, self._thread, self.until = {}, None, None
 
-    def enter(self, guarded: GuardedGame, method: str) -> _Call | None:
-        """Watch a call of ``guarded``'s ``method`` starting on this thread; ``None`` when one is watched
-        there already (a nested call runs under the outer one's deadline)."""
-        thread = get_ident()
-        with self._lock:
-            if thread in self._calls:
-                return None
-            call = _Call(guarded, method, thread, self._clock() + guarded.limit)
-            self._calls[thread] = call
-            if self._until is None or call.deadline < self._until:
-                if self._thread is None:
-                    self._thread = threading.Thread(target=self._run, name="atoll-plugin-watchdog",
-                                                    daemon=True)
-                    self._thread.start()
-                self._wake.notify()  # only when it would sleep past this deadline: a wake costs a switch
-        return call
-
-    def leave(self, call: _Call) -> None:
-        """The call is over (or was stopped): forget it, and withdraw a stop that has not landed yet."""
-        with self._lock:
-            if self._calls.get(call.thread) is call:
-                del self._calls[call.thread]
-                if call.stopped:
-                    _raise_in(call.thread, None)
+    def wake(self) -> None:
+        """A call came in whose deadline is before the watchdog wakes (the caller holds :attr:`lock`)."""
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="atoll-plugin-watchdog", daemon=True)
+            self._thread.start()
+        self._wake.notify()
 
     def _run(self) -> None:
         with self._wake:
             while True:
-                now = self._clock()
-                for call in self._calls.values():
-                    if not call.stopped and now >= call.deadline:
-                        call.stopped = True
-                        _raise_in(call.thread, _Stopped)
-                    elif call.stopped and not call.told and now >= call.deadline + GRACE_S:
-                        call.told = True
-                        self._tell(f"atoll: {call.what} ran past its time limit and cannot be stopped "
-                                   "(it is stuck outside Python code); end atoll with Ctrl-C")
-                pending = [c.deadline + (GRACE_S if c.stopped else 0.0) for c in self._calls.values()
-                           if not c.told]
-                self._until = min(pending) if pending else None
-                self._wake.wait(None if self._until is None else max(0.01, self._until - now))
+                now = self.clock()
+                for call in list(self.calls.values()):  # a copy: a new call may come in meanwhile
+                    if not call[_STOPPED] and now >= call[_DEADLINE]:
+                        call[_STOPPED] = True
+                        _raise_in(call[_THREAD], _Stopped)
+                    elif call[_STOPPED] and not call[_TOLD] and now >= call[_DEADLINE] + GRACE_S:
+                        call[_TOLD] = True
+                        self.tell(f"atoll: {_what(call)} ran past its time limit and cannot be stopped "
+                                  "(it is stuck outside Python code); end atoll with Ctrl-C")
+                pending = [c[_DEADLINE] + (GRACE_S if c[_STOPPED] else 0.0) for c in list(self.calls.values())
+                           if not c[_TOLD]]
+                self.until = min(pending) if pending else None
+                self._wake.wait(None if self.until is None else max(0.01, self.until - now))
 
 
 _WATCHDOG: list[Watchdog] = []
@@ -165,6 +145,57 @@ def watchdog() -> Watchdog:
             _WATCHDOG.append(Watchdog(lambda line: print(line, file=sys.stderr, flush=True)))
             os.register_at_fork(after_in_child=_WATCHDOG[0].forked)
         return _WATCHDOG[0]
+
+
+def _guarded(method: str) -> Callable[..., Any]:
+    """The guarded form of the game API's ``method``: one frame, as it runs on every call a bot makes."""
+
+    def call(self: GuardedGame, *args: Any, **kwargs: Any) -> Any:
+        dog = _WATCHDOG[0] if _WATCHDOG else watchdog()
+        thread = get_ident()
+        watched: _Call | None = None
+        if thread not in dog.calls:  # else a nested call, under the outer call's deadline
+            deadline = dog.clock() + self.limit
+            watched = dog.calls[thread] = [self, method, thread, deadline, False, False]
+            if dog.until is None or deadline < dog.until:
+                with dog.lock:
+                    dog.wake()
+        try:
+            try:
+                return getattr(self.game, method)(*args, **kwargs)
+            finally:
+                if watched is not None:
+                    _leave(dog, watched)
+        except _Stopped:
+            if watched is None:
+                raise  # the outer call's deadline passed: it reports
+            _leave(dog, watched)  # the stop may have landed in the first leave, before it forgot the call
+            raise self.fault(method, f"ran past its time limit of {self.limit:g} s and was stopped",
+                             timed_out=True) from None
+        except PluginFault:
+            raise
+        except (IllegalAction, MalformedInput) as exc:
+            if method in _REFUSING:
+                raise
+            if method == "resolve":
+                refused = f"refused the outcome: {exc}"
+                raise OutcomeRefused(self.info.name, self.source, method, refused) from exc
+            raise self.fault(method, f"{type(exc).__name__}: {exc}") from exc
+        except Exception as exc:
+            raise self.fault(method, f"{type(exc).__name__}: {exc}") from exc
+
+    call.__name__ = method
+    call.__doc__ = f"The game's own ``{method}``, guarded."
+    return call
+
+
+def _leave(dog: Watchdog, call: _Call) -> None:
+    """The call is over (or was stopped): forget it, and withdraw a stop that has not landed yet."""
+    with dog.lock:
+        if dog.calls.get(call[_THREAD]) is call:
+            del dog.calls[call[_THREAD]]
+            if call[_STOPPED]:
+                _raise_in(call[_THREAD], None)
 
 
 class GuardedGame(Game):
@@ -192,78 +223,22 @@ class GuardedGame(Game):
         return f"GuardedGame({self.game!r}, {self.source!r})"
 
     def call(self, method: str, *args: Any, **kwargs: Any) -> Any:
-        """Call the game's ``method`` under the guard."""
-        dog = _WATCHDOG[0] if _WATCHDOG else watchdog()
-        watched = dog.enter(self, method)
-        try:
-            try:
-                return getattr(self.game, method)(*args, **kwargs)
-            finally:
-                if watched is not None:
-                    dog.leave(watched)
-        except _Stopped:
-            if watched is None:
-                raise  # the outer call's deadline passed: it reports
-            dog.leave(watched)
-            raise self._fault(method, f"ran past its time limit of {self.limit:g} s and was stopped",
-                              timed_out=True) from None
-        except PluginFault:
-            raise
-        except (IllegalAction, MalformedInput) as exc:
-            if method in _REFUSING:
-                raise
-            if method == "resolve":
-                refused = f"refused the outcome: {exc}"
-                raise OutcomeRefused(self.info.name, self.source, method, refused) from exc
-            raise self._fault(method, f"{type(exc).__name__}: {exc}") from exc
-        except Exception as exc:
-            raise self._fault(method, f"{type(exc).__name__}: {exc}") from exc
+        """Call the game's ``method`` (one of the game API's) under the guard."""
+        return getattr(self, method)(*args, **kwargs)
 
-    def _fault(self, method: str, message: str, *, timed_out: bool = False) -> PluginFault:
+    def fault(self, method: str, message: str, *, timed_out: bool = False) -> PluginFault:
+        """The fault of this game's ``method``."""
         return PluginFault(self.info.name, self.source, method, message, timed_out=timed_out)
 
-    # the game API's abstract methods, spelled out; the optional ones are added below, one by one
-
-    def setup(self, config: Config) -> State:
-        """The game's own ``setup``, guarded."""
-        return cast(State, self.call("setup", config))
-
-    def next(self, state: State) -> Step:
-        """The game's own ``next``, guarded."""
-        return cast(Step, self.call("next", state))
-
-    def legal_actions(self, state: State, seat: int, known: Knowledge) -> list[Action]:
-        """The game's own ``legal_actions``, guarded."""
-        return cast(list[Action], self.call("legal_actions", state, seat, known))
-
-    def apply(self, state: State, action: Action) -> State:
-        """The game's own ``apply``, guarded."""
-        return cast(State, self.call("apply", state, action))
-
-    def resolve(self, state: State, request: Request, outcome: Mapping[str, JSON]) -> State:
-        """The game's own ``resolve``, guarded."""
-        return cast(State, self.call("resolve", state, request, outcome))
-
-    def view(self, state: State, seat: int | None, known: Knowledge) -> dict[str, JSON]:
-        """The game's own ``view``, guarded."""
-        return cast(dict[str, JSON], self.call("view", state, seat, known))
-
-    def render(self, view: Mapping[str, JSON]) -> Fragments:
-        """The game's own ``render``, guarded."""
-        return cast(Fragments, self.call("render", view))
-
-    def describe(self, state: State, action: Action) -> str:
-        """The game's own ``describe``, guarded."""
-        return cast(str, self.call("describe", state, action))
-
-
-def _guarded(method: str) -> Callable[..., Any]:
-    def call(self: GuardedGame, *args: Any, **kwargs: Any) -> Any:
-        return self.call(method, *args, **kwargs)
-
-    call.__name__ = method
-    call.__doc__ = getattr(Game, method).__doc__
-    return call
+    # the game API's abstract methods, spelled out; every other method of the API is added below
+    setup = _guarded("setup")
+    next = _guarded("next")
+    legal_actions = _guarded("legal_actions")
+    apply = _guarded("apply")
+    resolve = _guarded("resolve")
+    view = _guarded("view")
+    render = _guarded("render")
+    describe = _guarded("describe")
 
 
 for _method in _METHODS:

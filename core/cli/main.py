@@ -27,7 +27,7 @@ COMMANDS = {
         "re-check a table's log (every signature, entry, move, roll, shuffle, card, commitment and seed) "
         "from the file alone; exits 0 if it is consistent and signed by the identities it prints, 1 naming "
         "a seat that cheated, 2 if the file is not a valid table log, 3 if the game did not reach its end "
-        "or ended early with nobody to blame",
+        "or ended early with no seat accused (one ran out of time or left; the game's plugin failed)",
     ),
     "games": Command(
         "atoll.cli.cmd_games",

@@ -85,7 +85,8 @@ class _Raising(HighCard):
 def raising_in(method: str) -> Game:
     """A game that raises in ``method`` once under way (``setup``: in the ``quick`` variant)."""
     info = GameInfo(raising_name(method), f"Raises in {method}", 2, 4, ("standard", "quick"))
-    cls = type(f"RaisesIn{method.title().replace('_', '')}", (_Raising,), {"info": info, "broken": method})
+    body = {"info": info, "broken": method, "__module__": __name__}
+    cls = type(f"RaisesIn{method.title().replace('_', '')}", (_Raising,), body)
     return cls()
 
 

@@ -146,22 +146,18 @@ def test_a_fair_handler_that_fails_is_atolls_own_fault_and_names_nobody(
 
 
 def test_a_signed_message_missing_a_field_is_still_its_authors_cheat() -> None:
-    # the explicit check the catch-all gave way to: a seat that signs a chain opening without its
-    # link signed something malformed
+    # the explicit check the catch-all gave way to: a seat that signs its seed's opening without the
+    # values of its sealed choices signed something malformed
     net = open_table("kiribati", 3, "professional", registry=REGISTRY)
     cheat = net.peers[1].table
     honest_send = cheat._send_fair
 
-    def without_seed(message: dict[str, Any]) -> None:
-        if message.get("kind") == "seed":
-            engine = cheat.engine
-            assert engine is not None and engine.resolver.me is not None
-            body = {k: v for k, v in message["body"].items() if k != "values"}
-            unsigned = {k: v for k, v in dict(message, body=body).items() if k != "sig"}
-            message = engine.resolver.me.sign(unsigned)
+    def without_values(message: dict[str, Any]) -> None:
+        if message.get("kind") == "seed":  # its seat's identity signs the envelope that carries it
+            message = dict(message, body={k: v for k, v in message["body"].items() if k != "values"})
         honest_send(message)
 
-    cheat._send_fair = without_seed  # type: ignore[method-assign]
+    cheat._send_fair = without_values  # type: ignore[method-assign]
     net.run()
     for peer in (net.peers[0], net.peers[2]):
         assert peer.table.ending is not None and peer.table.ending.reason is EndReason.CHEAT
