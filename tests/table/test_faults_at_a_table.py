@@ -3,6 +3,7 @@ names a seat (issue 25 point 2, issue 24 point 4; ``docs/decisions/0015-faults-a
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,7 @@ from atoll.table.reasons import Ending, EndReason
 from atoll.table.table import Table
 from tests.games import faulty
 from tests.table.harness import Net, open_table
+from tests.table.wire import loopback_table, play
 
 REGISTRY = load_registry(extra=[("faulty-games", faulty)], limit=1.0)
 
@@ -163,3 +165,19 @@ def test_a_signed_message_missing_a_field_is_still_its_authors_cheat() -> None:
         assert peer.table.ending is not None and peer.table.ending.reason is EndReason.CHEAT
         assert peer.table.ending.seat == 1 and "has no values" in peer.table.ending.text
 
+
+
+@pytest.mark.parametrize("game", [faulty.raising_name("legal_actions"), "loops_in_legal_actions",
+                                  faulty.raising_name("apply")])
+def test_at_a_loopback_table_a_failing_plugin_ends_the_game_for_everyone_naming_it(game: str) -> None:
+    async def run() -> None:
+        async with loopback_table(game, 3, registry=REGISTRY) as wire:
+            await asyncio.wait_for(play(wire), 60)
+            stopped = (EndReason.LEFT, EndReason.PLUGIN_FAULT)  # its seat left saying why; everyone failed
+            for table in [wire.host.table, *(p.table for p in wire.peers)]:
+                assert table.ending is not None and table.ending.reason in stopped
+                assert f"the game {game!r}" in table.ending.text and "nobody is to blame" in table.ending.text
+                assert all(event.blame is None for event in table.events)
+            assert len(wire.heads()) == 1
+
+    asyncio.run(run())
