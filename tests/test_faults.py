@@ -223,3 +223,57 @@ def test_the_kit_stops_a_plugin_that_loops_and_names_it() -> None:
     with pytest.raises(conformance.ConformanceError, match=stopped):
         conformance.check_game(faulty.Looping(), seats=[2], variants=["standard"], playouts=1, limit=0.3)
     assert guard(faulty.Looping()).source == "tests"
+
+
+# -- what a person reads ----------------------------------------------------------------------
+
+
+def test_a_forfeit_is_printed_as_running_out_of_time_never_as_a_cheat(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from atoll.app.person import say_event
+    from atoll.table.reasons import forfeited
+    from atoll.table.table import Event
+
+    ending = forfeited(1, "seat 1 (Bea)", "0, 2")
+    say_event(Event(ending.text, 40, ending=ending))
+    printed = capsys.readouterr().out
+    assert printed == "seat 1 forfeits: seat 1 (Bea) ran out of time (witnessed by seats 0, 2)\n"
+
+
+def test_a_call_that_cannot_be_stopped_is_reported_by_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    from atoll import guard as guard_module
+
+    told: list[str] = []
+    monkeypatch.setattr(guard_module, "_WATCHDOG", [guard_module.Watchdog(told.append)])
+    release = threading.Event()
+
+    class Blocked(faulty.HighCard):
+        def legal_actions(self, state: object, seat: int, known: object) -> list[dict[str, object]]:
+            release.wait()  # blocked outside Python code: the stop cannot land until it returns
+            return []
+
+    game = guard(Blocked(), "blocked-dist", limit=0.2)
+    state = game.setup(game.configure())
+    outcome: list[PluginFault] = []
+
+    def call() -> None:
+        try:
+            game.legal_actions(state, 0, {})
+        except PluginFault as exc:
+            outcome.append(exc)
+
+    worker = threading.Thread(target=call)
+    worker.start()
+    try:
+        deadline = time.monotonic() + 30
+        while not told and time.monotonic() < deadline:
+            time.sleep(0.05)
+    finally:
+        release.set()
+        worker.join(10)
+    assert told == ["atoll: the game 'highcard' (from blocked-dist) in legal_actions ran past its time limit "
+                    "and cannot be stopped (it is stuck outside Python code); end atoll with Ctrl-C"]
+    assert len(outcome) == 1 and isinstance(outcome[0], PluginFault) and outcome[0].timed_out
