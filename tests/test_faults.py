@@ -277,3 +277,32 @@ def test_a_call_that_cannot_be_stopped_is_reported_by_name(monkeypatch: pytest.M
     assert told == ["atoll: the game 'highcard' (from blocked-dist) in legal_actions ran past its time limit "
                     "and cannot be stopped (it is stuck outside Python code); end atoll with Ctrl-C"]
     assert len(outcome) == 1 and isinstance(outcome[0], PluginFault) and outcome[0].timed_out
+
+
+# -- a table of processes -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", [faulty.raising_name("legal_actions"), faulty.raising_name("resolve")])
+def test_atoll_host_with_bot_processes_ends_naming_the_plugin_and_nobody_else(
+    tmp_path: Path, game: str
+) -> None:
+    install(tmp_path / "site", {})
+    env = {**os.environ, "ATOLL_HOME": str(tmp_path / "home"), "HOME": str(tmp_path),
+           "PYTHONPATH": os.pathsep.join([str(tmp_path / "site"), str(ROOT)]), "ATOLL_PLUGIN_LIMIT": "2"}
+    command = [sys.executable, "-m", "atoll.cli.main", "host", game, "--seats", "3", "--bots", "3",
+               "--bot-kind", "random", "--headless", "--bind", "127.0.0.1", "--no-announce", "--quiet"]
+    with subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                          start_new_session=True) as process:
+        try:
+            out, err = process.communicate(timeout=180)
+        finally:
+            if process.poll() is None:
+                os.killpg(process.pid, 9)  # the host and the bots it started
+                process.wait()
+    assert "Traceback" not in out + err and "cheat" not in (out + err).lower()
+    told = out + err  # the host and its bots each say how the game ended
+    assert f"the game {game!r} (from faulty-games)" in told and "nobody is to blame" in told, told
+    logs = sorted((tmp_path / "home").rglob("log.jsonl"))
+    assert len(logs) == 4 and len({log.read_bytes() for log in logs}) == 1  # every copy kept, alike
+    verdict = json.loads(atoll(tmp_path, "audit", str(logs[0]), "--json").stdout)
+    assert verdict["seat"] is None and verdict["reason"] in ("left", "plugin_fault")
