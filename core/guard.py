@@ -222,10 +222,6 @@ class GuardedGame(Game):
     def __repr__(self) -> str:
         return f"GuardedGame({self.game!r}, {self.source!r})"
 
-    def call(self, method: str, *args: Any, **kwargs: Any) -> Any:
-        """Call the game's ``method`` (one of the game API's) under the guard."""
-        return getattr(self, method)(*args, **kwargs)
-
     def fault(self, method: str, message: str, *, timed_out: bool = False) -> PluginFault:
         """The fault of this game's ``method``."""
         return PluginFault(self.info.name, self.source, method, message, timed_out=timed_out)
@@ -252,11 +248,6 @@ def guard(game: Game, source: str | None = None, limit: float | None = None) -> 
     if isinstance(game, GuardedGame):
         return game
     return GuardedGame(game, source or type(game).__module__.split(".")[0], limit)
-
-
-def unguarded(game: Game) -> Game:
-    """The plugin's own game object behind a guard (itself when it has none)."""
-    return game.game if isinstance(game, GuardedGame) else game
 
 
 def within(work: Callable[[], T], limit: float) -> T:
