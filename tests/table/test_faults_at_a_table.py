@@ -133,7 +133,7 @@ def test_a_fair_handler_that_fails_is_atolls_own_fault_and_names_nobody(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # a deliberately broken handler: before, any KeyError under a handler was called the author's cheat
-    from atoll.fair.record import Record
+    from atoll.fair.steps.record import Record
 
     def broken(self: Record, seat: int, body: dict[str, Any]) -> None:
         raise KeyError("a bug of atoll's own")
@@ -142,7 +142,7 @@ def test_a_fair_handler_that_fails_is_atolls_own_fault_and_names_nobody(
     net = open_table("kiribati", 3, "professional", registry=REGISTRY)
     net.run()
     for ending in endings(net, EndReason.ATOLL_FAULT):
-        assert "atoll.fair.record" in ending.text and "nobody is to blame" in ending.text
+        assert "atoll.fair.steps.record" in ending.text and "nobody is to blame" in ending.text
     assert_nobody_blamed(net)
     assert len({p.table.log.head for p in net.peers}) == 1  # every log kept, and alike
 
