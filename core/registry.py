@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import importlib
 import importlib.metadata
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import ModuleType
 
@@ -18,8 +18,9 @@ import pluggy
 
 from atoll import hookspecs
 from atoll.bots.base import BotKind
-from atoll.errors import PluginError, UnknownGame
+from atoll.errors import PluginError, PluginFault, UnknownGame
 from atoll.game import Game
+from atoll.guard import call_limit, guard, within
 from atoll.pin import GamePin, pin_module
 
 ENTRY_POINT_GROUP = "atoll.games"
@@ -27,8 +28,8 @@ ENTRY_POINT_GROUP = "atoll.games"
 
 @dataclass(frozen=True)
 class InstalledGame:
-    """A game and where it comes from: the plugin name, the distribution that provides it and its
-    version, and the plugin's module (whose package's code the game's pin digests)."""
+    """A game (behind its guard) and where it comes from: the plugin name, the distribution that
+    provides it and its version, and the plugin's module (whose package's code the game's pin digests)."""
 
     game: Game
     plugin: str
@@ -89,15 +90,19 @@ def plugin_manager() -> pluggy.PluginManager:
 
 
 def load_registry(
-    *, entry_points: bool = True, extra: Iterable[tuple[str, object]] = ()
+    *, entry_points: bool = True, extra: Iterable[tuple[str, object]] = (), limit: float | None = None
 ) -> Registry:
-    """Discover every plugin and build the registry.
+    """Discover every plugin and build the registry; every game in it is guarded
+    (:class:`~atoll.guard.GuardedGame`).
 
     :param entry_points: load the ``atoll.games`` entry-point group (off in some tests).
     :param extra: further ``(name, plugin)`` pairs to register, as tests and hosts do.
+    :param limit: seconds a plugin may take to load, to contribute its games, or in one call of its
+        game (default: :func:`~atoll.guard.call_limit`).
     """
     manager = plugin_manager()
     registry = Registry()
+    limit = call_limit() if limit is None else limit
     sources: dict[str, tuple[str, str]] = {}
     tops: dict[str, str] = {}
     if entry_points:
@@ -105,8 +110,11 @@ def load_registry(
             dist = entry.dist.name if entry.dist is not None else "unknown"
             version = entry.dist.version if entry.dist is not None else "unknown"
             try:
-                plugin = entry.load()
+                plugin = within(entry.load, limit)  # a plugin that hangs at import must not hang the rest
                 manager.register(plugin, name=entry.name)
+            except TimeoutError as exc:
+                registry.problems.append(PluginError(entry.name, f"did not finish loading: {exc}"))
+                continue
             except Exception as exc:  # a broken plugin must not take the others down
                 registry.problems.append(PluginError(entry.name, f"failed to load: {exc!r}"))
                 continue
@@ -124,7 +132,7 @@ def load_registry(
         if plugin is None:
             continue
         source, version = sources[name] if name in sources else _module_source(plugin, tops)
-        _collect(manager, registry, name, plugin, (source, version))
+        _collect(manager, registry, name, plugin, (source, version), limit)
     return registry
 
 
@@ -156,24 +164,33 @@ def _distributions() -> Mapping[str, list[str]]:
 
 
 def _collect(
-    manager: pluggy.PluginManager, registry: Registry, name: str, plugin: object, source: tuple[str, str]
+    manager: pluggy.PluginManager, registry: Registry, name: str, plugin: object, source: tuple[str, str],
+    limit: float,
 ) -> None:
     others = [p for p in manager.get_plugins() if p is not plugin]
     for hook in ("atoll_games", "atoll_bots"):
         caller = manager.subset_hook_caller(hook, remove_plugins=others)
         try:
-            contributed = [item for result in caller() for item in (result or [])]
+            contributed = within(functools.partial(_contributions, caller), limit)
+        except TimeoutError as exc:
+            registry.problems.append(PluginError(name, f"{hook} did not answer: {exc}"))
+            continue
         except Exception as exc:  # pluggy re-raises the plugin's own error here
             registry.problems.append(PluginError(name, f"{hook} raised {exc!r}"))
             continue
         for item in contributed:
-            problem = _add(registry, name, source, _module_of(plugin), item)
+            problem = _add(registry, name, source, _module_of(plugin), item, limit)
             if problem:
                 registry.problems.append(PluginError(name, problem))
 
 
+def _contributions(caller: Callable[[], list[list[object] | None]]) -> list[object]:
+    """Every item the plugins' answers to a hook hold."""
+    return [item for result in caller() for item in (result or [])]
+
+
 def _add(
-    registry: Registry, plugin: str, source: tuple[str, str], module: str, item: object
+    registry: Registry, plugin: str, source: tuple[str, str], module: str, item: object, limit: float
 ) -> str | None:
     if isinstance(item, BotKind):
         if item.name in registry.bots:
@@ -187,10 +204,11 @@ def _add(
         return f"game {type(item).__name__} has no GameInfo in 'info'"
     if name in registry.games:
         return f"game {name!r} is already provided by {registry.games[name].plugin!r}"
-    problem = _smoke_test(item)
+    game = guard(item, source[0], limit)
+    problem = _smoke_test(game)
     if problem:
         return f"game {name!r} breaks the game API: {problem}"
-    registry.games[name] = InstalledGame(item, plugin, source[0], source[1], module)
+    registry.games[name] = InstalledGame(game, plugin, source[0], source[1], module)
     return None
 
 
@@ -199,6 +217,8 @@ def _smoke_test(game: Game) -> str | None:
     try:
         state = game.setup(game.configure())
         game.next(state)
+    except PluginFault as exc:
+        return f"{exc.method}: {exc.message}"
     except Exception as exc:
         return repr(exc)
     return None

@@ -47,13 +47,13 @@ class Kind(StrEnum):
     FAIR = "fair"
     """A message of the fair protocols: :class:`FairBody`."""
     TIMEOUT = "timeout"
-    """The host states that ``seat`` let the turn time pass: :class:`TimeoutBody`."""
+    """The host states that ``seat`` ran out of time: :class:`TimeoutBody`."""
     WITNESS = "witness"
     """A seat had not seen the late seat's message when the timeout came: :class:`WitnessBody`."""
     ABORT = "abort"
     """The host: the witnesses did not all come in time; nobody is blamed: :class:`AbortBody`."""
     LEAVE = "leave"
-    """A seat leaves the table for good (empty body)."""
+    """A seat leaves the table for good: :class:`LeaveBody`."""
     HOST = "host"
     """A seat takes the table over (host migration): :class:`HostBody`."""
     CHAT = "chat"
@@ -127,7 +127,7 @@ class FairBody(TypedDict):
 
 
 class TimeoutBody(TypedDict):
-    """``timeout``: the seat that let the turn time pass."""
+    """``timeout``: the seat that ran out of time."""
 
     seat: int
 
@@ -142,6 +142,14 @@ class AbortBody(TypedDict):
     """``abort``: the entry number of the timeout whose witnesses did not all come."""
 
     timeout: int
+
+
+class LeaveBody(TypedDict, total=False):
+    """``leave``: empty, or why the seat cannot go on."""
+
+    #: The game's plugin failed on the leaving seat's machine (its one-line report, at most 300
+    #: characters); every peer shows it. Optional, so a log written before it reads the same.
+    fault: str
 
 
 class HostBody(TypedDict):

@@ -510,7 +510,7 @@ async def _bound(bind: Callable[[], T], again: bool) -> T:
 
 
 def _quiet(event: Event) -> None:
-    if event.blame is not None:
+    if event.blame is not None or event.ending is not None:  # how the game ended is news, quiet or not
         say_event(event)
 
 

@@ -12,6 +12,7 @@ from typing import Any
 from nacl.signing import SigningKey
 
 from atoll.engine.observation import Observation
+from atoll.errors import Fault
 from atoll.net.encoding import strict_hex
 from atoll.net.envelope import Unauthenticated, seal
 from atoll.net.transport import Intake, PeerSocket
@@ -106,17 +107,26 @@ async def run_peer(
     await socket.send(session.hello())
     try:
         while not table.over():
-            observation = session.owes_move()
+            try:
+                observation = session.owes_move()
+            except Fault as exc:
+                await socket.send(session.failed(exc))
+                observation = None
             if observation is not None and choose is not None:
                 if thinking is not None:
                     thinking.cancel()
                 thinking, thinking_at = asyncio.ensure_future(choose(observation)), session.asked_at
             data = await intake.next((thinking,), HEARTBEAT_S)
             if thinking is not None and thinking.done():
-                action = thinking.result()
-                thinking = None
+                done, thinking = thinking, None
+                try:
+                    action: Action | None = done.result()
+                except Fault as exc:
+                    await socket.send(session.failed(exc))
+                    action = None
                 engine = table.engine
-                if engine is not None and len(engine.match.events) == thinking_at and not table.over():
+                if action is not None and engine is not None and len(engine.match.events) == thinking_at \
+                        and not table.over():
                     await socket.send(session.sending(table.move(action)))
             now = loop.time()
             if data is not None:

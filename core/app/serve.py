@@ -8,6 +8,8 @@ import time
 from collections.abc import Callable
 
 from atoll.engine.loop import observe
+from atoll.errors import Fault
+from atoll.faultlog import record_fault
 from atoll.net.door import STARVED
 from atoll.net.transport import HostSocket, Intake
 from atoll.table.frames import batched
@@ -124,8 +126,15 @@ async def run_host(
             moving = mover if mover is not None and not mover.done() else None
             # nothing is held back while the host waits
             message = await intake.next((moving,), TICK_S, before_waiting=flush)
-            if mover is not None and mover.done() and mover.exception() is not None:
-                raise mover.exception()  # type: ignore[misc]
+            failure = mover.exception() if mover is not None and mover.done() else None
+            if isinstance(failure, Fault):
+                # the game's plugin failed on this machine as its seat was to move: the seat leaves,
+                # saying why, as a peer's does (PeerSession.failed); nobody is blamed
+                record_fault(f"table {table.id}", failure)
+                mover = None
+                send(host.local(table.leave(fault=str(failure))))
+            elif failure is not None:
+                raise failure
             if message is not None:
                 send(host.receive(*message))
             now = time.monotonic()

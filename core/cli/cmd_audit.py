@@ -5,7 +5,10 @@ signed by the identities it prints: it does not show that this game happened, so
 fingerprints, or pass ``--expect``); 1 a seat cheated, named; 2 not a valid table log (damaged, cut,
 forged, another kind of file, or not signed by the expected identities), or a log whose pinned game
 differs from the one installed here (its verdict would be unreliable), blaming nobody; 3 the game
-did not reach its end, or ended early with nobody to blame.
+did not reach its end, or ended early with no seat accused: a seat ran out of time (a forfeit names it
+as late, not as a cheat) or left, or the game's plugin or atoll itself failed (named; the details go
+to ``faults.log`` in the data folder). The verdict follows the end's reason
+(:class:`~atoll.table.reasons.EndReason`), never its words.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from atoll.cli.common import registry
 HELP = ("re-check a table's log (every signature, entry, move, roll, shuffle, card, commitment and seed) "
         "from the file alone; exits 0 if it is consistent and signed by the identities it prints, 1 naming "
         "a seat that cheated, 2 if the file is not a valid table log, 3 if the game did not reach its end "
-        "or ended early with nobody to blame")
+        "or ended early with no seat accused (one ran out of time or left; the game's plugin failed)")
 
 #: Files of atoll's that are not table logs, by the ``format`` of their first line.
 OTHER_FORMATS = {

@@ -6,9 +6,11 @@ import argparse
 import importlib
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import NamedTuple
 
-from atoll.errors import AtollError
+from atoll.errors import AtollError, Fault, failing_module
+from atoll.faultlog import FAULTS_FILE, keep_faults_in, record_fault
 
 
 class Command(NamedTuple):
@@ -25,7 +27,7 @@ COMMANDS = {
         "re-check a table's log (every signature, entry, move, roll, shuffle, card, commitment and seed) "
         "from the file alone; exits 0 if it is consistent and signed by the identities it prints, 1 naming "
         "a seat that cheated, 2 if the file is not a valid table log, 3 if the game did not reach its end "
-        "or ended early with nobody to blame",
+        "or ended early with no seat accused (one ran out of time or left; the game's plugin failed)",
     ),
     "games": Command(
         "atoll.cli.cmd_games",
@@ -62,6 +64,18 @@ COMMANDS = {
         "play many bot-only games of a game and print wins per seat, mean length and games per second",
     ),
 }
+
+
+#: The exit status of a command stopped by a fault (a plugin's or atoll's own): 1, but for the audit,
+#: whose 1 names a seat, 3 (its verdict is unfinished, nobody is named).
+FAULT_STATUS = {"audit": 3}
+
+
+def faults_file() -> Path:
+    """Where fault tracebacks go: ``faults.log`` in the data folder."""
+    from atoll.paths import data_root
+
+    return data_root() / FAULTS_FILE
 
 
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
@@ -138,16 +152,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     argv = sys.argv[1:] if argv is None else argv
     args = build_parser(argv).parse_args(argv)
+    keep_faults_in(faults_file)
     try:
         status: int = args.run(args)
-    except Exception as exc:
-        if not isinstance(exc, _refusals()):
-            raise
-        print(f"atoll {args.command}: {exc}", file=sys.stderr)
-        return 2
+    except Fault as exc:  # a plugin's or atoll's own failure: one line, nobody blamed, details kept
+        record_fault(f"atoll {args.command}", exc)
+        print(f"atoll {args.command}: {exc} (the details are in {faults_file()})", file=sys.stderr)
+        return FAULT_STATUS.get(args.command, 1)
     except KeyboardInterrupt:
         print(f"atoll {args.command}: interrupted", file=sys.stderr)
         return 130
+    except Exception as exc:
+        if isinstance(exc, _refusals()):  # bad input, refused in one line
+            print(f"atoll {args.command}: {exc}", file=sys.stderr)
+            return 2
+        # a bug of atoll's own: the same as a fault, naming the module that failed
+        record_fault(f"atoll {args.command}", exc)
+        print(f"atoll {args.command}: atoll's {failing_module(exc)} failed ({type(exc).__name__}: {exc}); "
+              f"nobody is to blame; please report it with {faults_file()}", file=sys.stderr)
+        return FAULT_STATUS.get(args.command, 1)
     return status
 
 

@@ -19,7 +19,8 @@ from atoll.engine.local import LocalResolver
 from atoll.engine.loop import observe
 from atoll.engine.match import Event, Match
 from atoll.engine.observation import Agent
-from atoll.errors import AtollError, CorruptSave
+from atoll.errors import AtollError, CorruptSave, Fault
+from atoll.faultlog import record_fault
 from atoll.game import Fragments, Game
 from atoll.jsondata import JSON, canonical
 from atoll.types import Action, Chance, Config, Decision, End, Results
@@ -173,9 +174,13 @@ class LocalTable:
 
     def texts(self, seat: int) -> Sequence[str]:
         """The legal texts of ``seat`` (empty unless a person there is to decide)."""
-        if seat not in self._humans:
+        if seat not in self._humans or self._problem is not None:
             return []
-        return list(self._texts(seat))
+        try:
+            return list(self._texts(seat))
+        except Fault as exc:  # asked on every key typed: the game stops here, said once, by name
+            self._stopped(exc)
+            return []
 
     def _texts(self, seat: int) -> dict[str, Action]:
         """The legal texts of ``seat``, kept for the state they were made for: completion asks for them
@@ -215,9 +220,13 @@ class LocalTable:
         step = self.match.step()
         if seat not in self._humans or not isinstance(step, Decision) or step.seat != seat:
             raise Refused(f"it is not {self.names()[seat]}'s turn: {self.waiting().text}")
-        action = parse_typed(self.match, seat, self._texts(seat), text)
-        chosen = self.game.describe(self.match.state, action)
-        self._act(seat, action)
+        try:
+            action = parse_typed(self.match, seat, self._texts(seat), text)
+            chosen = self.game.describe(self.match.state, action)
+            self._act(seat, action)
+        except Fault as exc:
+            self._stopped(exc)
+            raise Refused(f"the game stopped: {exc}") from None
         self._moved.set()
         self.autosave()
         return chosen
@@ -273,20 +282,32 @@ class LocalTable:
         )
         self._log.append(LogLine(None, line, privately=privately))
 
+    def _stopped(self, fault: Fault) -> None:
+        """The game's plugin (or atoll) failed: the game stops, saying so once; nobody is blamed."""
+        if self._problem is None:
+            record_fault("a local game", fault)
+            self._problem = str(fault)
+            self._log.append(LogLine(None, f"the game stopped: {self._problem}"))
+        self._moved.set()  # the background task waits for nobody any more
+
     # -- the background task --------------------------------------------------------
 
     async def run(self, changed: Callable[[], None]) -> None:
         """Resolve chance and let the bots move until the game ends; wait while a person decides."""
         try:
             await self._run(changed)
+        except Fault as exc:  # the game's plugin (or atoll) failed: said by name, nobody blamed
+            self._stopped(exc)
+            changed()
         except Exception as exc:  # a plugin's or bot's failure must not kill the screen
+            record_fault("a local game", exc)
             self._problem = f"{type(exc).__name__}: {exc}"
             self._log.append(LogLine(None, f"the game stopped: {self._problem}"))
             changed()
 
     async def _run(self, changed: Callable[[], None]) -> None:
         chance_steps = 0
-        while True:
+        while self._problem is None:
             step = self.match.step()
             if isinstance(step, End):
                 self.autosave()

@@ -19,7 +19,7 @@ from atoll.client.narration import describe_chance, describe_sealed
 from atoll.client.refusals import parse_typed
 from atoll.client.source import LogLine, Refused, SeatLine, Waiting
 from atoll.engine.observation import Observation
-from atoll.errors import AtollError
+from atoll.errors import AtollError, Fault
 from atoll.game import Fragments, Game
 from atoll.jsondata import JSON
 from atoll.net.envelope import Envelope
@@ -288,7 +288,11 @@ class NetTable:
         """The legal texts of ``seat`` while the person there is asked for a move (else empty)."""
         if not self._asked_now(seat):
             return []
-        return list(self._texts(seat))
+        try:
+            return list(self._texts(seat))
+        except Fault as exc:  # asked on every key typed: the seat's loop leaves the table, saying why
+            self._failed(exc)
+            return []
 
     def _asked_now(self, seat: int) -> bool:
         engine = self.table.engine
@@ -335,13 +339,23 @@ class NetTable:
         engine = self.table.engine
         if not self._asked_now(seat) or engine is None or self._asked is None:
             raise Refused(f"it is not your turn: {self.waiting().text}")
-        action = parse_typed(engine.match, seat, self._texts(seat), text)
-        chosen = self.game.describe(engine.match.state, action)
+        try:
+            action = parse_typed(engine.match, seat, self._texts(seat), text)
+            chosen = self.game.describe(engine.match.state, action)
+        except Fault as exc:
+            self._failed(exc)
+            raise Refused(f"the game stopped: {exc}") from None
         if "secret" in action:
             self._my_sealed.append(chosen)
         self._sent_at = self._asked_at
         self._asked.set_result(action)
         return chosen
+
+    def _failed(self, fault: Fault) -> None:
+        """The game's plugin failed while this person was asked to move: the table's loop gets the
+        fault instead of a move, and leaves the table saying why (nobody is blamed)."""
+        if self._asked is not None and not self._asked.done():
+            self._asked.set_exception(fault)
 
     def can_undo(self, seat: int) -> bool:
         """Never: a move at a network table is signed and in everyone's log."""

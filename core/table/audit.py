@@ -28,6 +28,7 @@ from atoll.net.encoding import canonical_bytes, normal_fingerprint, parse_json, 
 from atoll.net.envelope import Unauthenticated, open_envelope
 from atoll.pin import GamePin, differs
 from atoll.table.log import BadEntry, HostEquivocated, read_log
+from atoll.table.reasons import EndReason
 from atoll.table.table import Table
 
 
@@ -49,9 +50,14 @@ class LogAudit:
     entries: int = 0
     results: dict[str, object] | None = None
     cheat: str | None = None
+    """What a seat (or the host) signed wrong, when an explicit check named it."""
     blame: int | None = None
+    """The seat :attr:`cheat` names, or the seat that ran out of time in a forfeit."""
     ended: str | None = None
-    """Why the game ended early with nobody to blame (a seat left; a timeout nobody can be named for)."""
+    """Why the game ended early with nobody accused: a seat ran out of time (a forfeit, or an abort
+    nobody can be named for), a seat left, the game's plugin or atoll itself failed."""
+    reason: EndReason | None = None
+    """The reason the game ended early, if it did: the verdict follows it, never the words."""
     refused: list[str] = field(default_factory=list)
     vouched: list[int] = field(default_factory=list)
     """Entries whose own host signature does not verify, each the first of a run that a later
@@ -115,13 +121,15 @@ def audit_log(
         report.seats = [
             (table.lobby.names.get(a, "?"), fingerprint(bytes.fromhex(a))) for a in table.lobby.seated
         ]
-    if table.ended is not None and (table.left is not None or table.ended.startswith("aborted, not attrib")):
-        report.ended = table.ended
-        return report
-    if table.ended is not None:
-        blamed = [e for e in table.events if e.blame is not None]
-        report.cheat = table.ended
-        report.blame = blamed[-1].blame if blamed else None
+    ending = table.ending
+    if ending is not None:
+        report.reason = ending.reason
+        if ending.reason.accuses:
+            report.cheat = ending.text
+            report.blame = ending.seat
+        else:
+            report.ended = ending.text
+            report.blame = ending.seat if ending.reason is EndReason.FORFEIT else None
         return report
     end = table.results()
     if end is not None and table.closed:
@@ -207,7 +215,8 @@ def audit_command(
 ) -> int:
     """``atoll audit`` on a table log: print the report; exit 0 clean, 1 a named cheat, 2 a damaged or
     unexpected file, or a game this install cannot judge (its build differs from the one the log pins),
-    3 a game that did not reach its end (or ended early with nobody to blame)."""
+    3 a game that did not reach its end, or ended early with nobody accused (a seat that ran out of
+    time or left, a plugin or atoll that failed)."""
     try:
         report = audit_log(path, games, fingerprint, installed)
     except DamagedLog as exc:
@@ -225,7 +234,7 @@ def audit_command(
     if report.cheat is not None:
         return _tell(as_json, 1, "cheat", report.cheat, report, lines)
     if report.ended is not None:
-        return _tell(as_json, 3, "ended early", report.ended, report, lines)
+        return _tell(as_json, 3, _OUTCOMES.get(report.reason, "ended early"), report.ended, report, lines)
     if report.results is None:
         return _tell(as_json, 3, "unfinished", "the game did not reach its end in this log", report, lines)
     if as_json:
@@ -237,6 +246,15 @@ def audit_command(
             "the ones your table showed (--expect SEAT=FINGERPRINT)."
         )
     return 0
+
+
+#: The ``outcome`` of ``--json`` for a game that ended early with nobody accused (else "ended early").
+_OUTCOMES: dict[EndReason | None, str] = {
+    EndReason.FORFEIT: "forfeited",
+    EndReason.ABORTED: "aborted",
+    EndReason.PLUGIN_FAULT: "fault",
+    EndReason.ATOLL_FAULT: "fault",
+}
 
 
 def _fields(report: LogAudit) -> dict[str, object]:
@@ -253,6 +271,7 @@ def _fields(report: LogAudit) -> dict[str, object]:
         "pin": report.pinned.to_json() if report.pinned is not None else None,
         "installed_pin": report.installed.to_json() if report.installed is not None else None,
         "game_differs": report.differs,
+        "reason": None if report.reason is None else report.reason.name.lower(),
     }
 
 

@@ -15,11 +15,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from atoll.engine.match import Match
-from atoll.errors import ProtocolViolation
+from atoll.errors import OutcomeRefused, ProtocolViolation
 from atoll.fair.steps.messages import Message
 from atoll.fair.steps.referee import match_referee
 from atoll.fair.steps.seat import Participant
 from atoll.game import Game
+from atoll.guard import guard
 from atoll.jsondata import JSON
 from atoll.table.resolver import NetResolver, Pending
 from atoll.types import Config, Decision, End
@@ -56,14 +57,16 @@ class TableEngine:
         send: Callable[[Message], None],
         identities: Sequence[bytes],
     ) -> None:
-        self.game = game
+        self.game = guard(game)  # registered games are guarded already; this is for any other
         self.config = config
         self.seat = None if me is None else me.seat
         self.resolver = NetResolver(config.seats, table_id, me, send, identities=identities)
-        self.match = Match(game, config, self.resolver)
+        self.match = Match(self.game, config, self.resolver)
         self.resolver.referee = match_referee(self.match)
         self._pending: tuple[int, dict[str, Any]] | None = None
         self._sealed_values: dict[int, list[JSON]] = {}
+        self.disputed: OutcomeRefused | None = None
+        """The game refused a chance outcome: the seeds are being opened to find out whose fault it is."""
         self.resolver.setup()
 
     # -- what the table waits for -------------------------------------------------------
@@ -130,6 +133,19 @@ class TableEngine:
         self._pending = (seat, action)
         self.pump()
 
+    def _settle_dispute(self) -> None:
+        """The game refused a chance outcome: every seat opens its seed (the game cannot go on, so no
+        secret is worth keeping), and the referee judges every sealed choice with every face. A choice
+        that was not legal names the seat that sealed and revealed it (:class:`CheatDetected`); if every
+        choice was legal, the game refused what its own rules allowed: the plugin's fault. Raises
+        :class:`Pending` until every seed is in."""
+        assert self.disputed is not None
+        try:
+            self.resolver.finish()
+        except Pending:
+            return
+        raise self.disputed
+
     def hold_sealed(self, values: Sequence[JSON]) -> None:
         """The values this peer's own seat seals with its next sealed move (kept until it is logged)."""
         if self.seat is None:
@@ -143,6 +159,9 @@ class TableEngine:
     def pump(self) -> None:
         """Run the game as far as the log allows (raises what the rules or the protocols refuse)."""
         while not self.resolver.busy():
+            if self.disputed is not None:
+                self._settle_dispute()
+                return
             if self._pending is not None:
                 seat, action = self._pending
                 try:
@@ -164,3 +183,7 @@ class TableEngine:
                 self.match.advance()
             except Pending:
                 return
+            except OutcomeRefused as exc:
+                # the outcome may hold a value a seat revealed; the seat that sealed it is judged, never
+                # the seat whose message completed the step (decision 0015)
+                self.disputed = exc

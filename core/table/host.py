@@ -26,6 +26,7 @@ from atoll.net.ratelimit import RateLimit
 from atoll.pin import GamePin
 from atoll.table.frames import entry_frame, frame
 from atoll.table.log import BadEntry, HostEquivocated, sequence
+from atoll.table.reasons import EndReason
 from atoll.table.table import Table
 from atoll.wire import PROTOCOL, Frame, Kind
 
@@ -290,7 +291,11 @@ class Sequencer:
         lobby = self.table.lobby
         if lobby is None:
             return set()
-        named = {lobby.seated[e.blame] for e in self.table.events if e.blame is not None}
+        ending = self.table.ending
+        named = set()
+        decided = (EndReason.CHEAT, EndReason.FORFEIT)
+        if ending is not None and ending.seat is not None and ending.reason in decided:
+            named.add(lobby.seated[ending.seat])
         return set(lobby.seated) - self.said_bye - named - {self.table.me or ""}
 
     # -- the clock (the caller's: nothing here reads one) --------------------------------------------

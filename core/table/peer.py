@@ -14,7 +14,8 @@ from typing import Any
 
 from atoll.engine.loop import observe
 from atoll.engine.observation import Observation
-from atoll.errors import AtollError
+from atoll.errors import AtollError, Fault
+from atoll.faultlog import record_fault
 from atoll.net.encoding import canonical_bytes
 from atoll.net.envelope import Envelope, Unauthenticated, decode, open_envelope
 from atoll.pin import GamePin, require_same
@@ -119,6 +120,8 @@ class PeerSession:
     """Called with each chat message the host relays, its author's signature checked, if set."""
     door_checked: bool = False
     """Whether the table's game was found to be the one installed here."""
+    fault: Fault | None = None
+    """The game's plugin failed on this machine (see :meth:`failed`): this seat moves no more."""
 
     def hello(self) -> bytes:
         """The first message on a (re)connection: which entries this peer already holds."""
@@ -301,10 +304,19 @@ class PeerSession:
             self.table.events.append(Event(text, seq))
         self.away = now
 
+    def failed(self, fault: Fault) -> bytes:
+        """The game's plugin failed on this machine while this seat was to move (or thinking): the seat
+        cannot go on, so it leaves, saying why in the ``leave`` every peer reads; the game ends with no
+        result and nobody is blamed. Returns the message to send."""
+        record_fault(f"table {self.table.id}", fault)
+        self.fault = fault
+        return self.sending(self.table.leave(fault=str(fault)))
+
     def owes_move(self) -> Observation | None:
         """This seat's observation when it must move now (once per decision), else ``None``."""
         engine = self.table.engine
-        if engine is None or self.table.over() or not engine.my_turn() or not self.caught_up():
+        if engine is None or self.table.over() or self.fault is not None or not engine.my_turn() \
+                or not self.caught_up():
             return None
         at = len(engine.match.events)
         if at == self.asked_at:

@@ -36,8 +36,9 @@ from typing import Any
 
 from nacl.signing import SigningKey
 
-from atoll.errors import AtollError, CheatDetected
+from atoll.errors import AtollError, CheatDetected, Fault, PluginFault, failing_module
 from atoll.fair.steps.seat import Participant
+from atoll.faultlog import record_fault
 from atoll.game import Game
 from atoll.jsondata import canonical
 from atoll.net.encoding import parse_json
@@ -53,6 +54,19 @@ from atoll.table.log import (
     readable_entries,
     set_aside_from,
 )
+from atoll.table.reasons import (
+    Ending,
+    EndReason,
+    Refusal,
+    aborted,
+    atoll_failed,
+    cheated,
+    forfeited,
+    left,
+    misreported,
+    plugin_failed,
+    unplayable,
+)
 from atoll.types import Config, End
 from atoll.wire import LOGGED, PROTOCOL, Kind
 
@@ -64,15 +78,27 @@ ATTRIBUTABLE_WITNESSES = 2
 
 _NAME_LIMIT = 32
 
+#: Longest fault text a ``leave`` carries, in characters.
+FAULT_LIMIT = 300
+
 
 @dataclass
 class Event:
-    """Something a person at the table should hear of: ``text``; ``blame`` names a cheating seat."""
+    """Something a person at the table should hear of: ``text``, at entry ``seq``.
+
+    ``blame`` names a seat only on the verdict of an explicit check (a cheat); ``refusal`` says why the
+    entry changed nothing; ``ending`` is set on the event that ended the game early."""
 
     text: str
     seq: int
     blame: int | None = None
-    refused: bool = False
+    refusal: Refusal | None = None
+    ending: Ending | None = None
+
+    @property
+    def refused(self) -> bool:
+        """Whether the entry changed nothing."""
+        return self.refusal is not None
 
 
 @dataclass
@@ -163,8 +189,8 @@ class Table:
         play it), to compare with the game installed here."""
         self.engine: TableEngine | None = None
         self.events: list[Event] = []
-        self.ended: str | None = None
-        """Why the game ended early (a cheat), else ``None``."""
+        self.ending: Ending | None = None
+        """Why the game ended early (a cheat, a timeout, a seat that left, a fault), else ``None``."""
         self.closed = False
         """Whether the host has logged the game's result (the table's last entry)."""
         self._outbox: list[tuple[str, bytes]] = []
@@ -190,9 +216,14 @@ class Table:
         """This peer's seat, once seated."""
         return None if self.lobby is None or self.me is None else self.lobby.seat_of(self.me)
 
+    @property
+    def ended(self) -> str | None:
+        """The words of :attr:`ending`, else ``None``."""
+        return None if self.ending is None else self.ending.text
+
     def results(self) -> End | None:
-        """The game's end, once every seat has opened its seeds."""
-        return None if self.engine is None else self.engine.results()
+        """The game's end, once every seat has opened its seeds (never after it ended early)."""
+        return None if self.engine is None or self.ending is not None else self.engine.results()
 
     def over(self) -> bool:
         """Whether the table is closed: the host logged the result, or the game ended in a cheat."""
@@ -344,8 +375,7 @@ class Table:
         try:
             engine.resolver.record.settle()
         except CheatDetected as exc:
-            self.ended = f"seat {exc.seat} cheated: {exc}"
-            self._event(self.log.entries[-1], self.ended, blame=exc.seat)
+            self._stop(self.log.entries[-1], cheated(exc.seat, str(exc)))
 
     def receive(self, data: dict[str, Any], *, parsed_strictly: bool = False) -> Entry:
         """Check, keep (on disk first) and fold in the next log entry; raises BadEntry or HostEquivocated.
@@ -407,7 +437,7 @@ class Table:
             key = _message_key(message.kind, message.body)
             self._outbox = [(k, data) for k, data in self._outbox if k != key]
         if self.over():
-            self._event(entry, "the game is over; entry ignored", refused=True)
+            self._refuse(entry, Refusal.AFTER_END, Refusal.AFTER_END.value)
             return
         if message.kind == Kind.OPEN:
             self._open(entry)
@@ -421,29 +451,36 @@ class Table:
             if message.author == self._host_hex() and before != self.log.host.encode():
                 self._event(entry, f"{who} hosts the table now; the host was gone")
             else:
-                self._event(entry, f"refused: {who} cannot take the table over", refused=True)
+                self._refuse(entry, Refusal.NO_TAKEOVER, f"refused: {who} {Refusal.NO_TAKEOVER.value}")
             return
         if message.kind in (Kind.TIMEOUT, Kind.ABORT) and message.author == self._host_hex():
             self._host_ruling(entry)
             self._flush()
             return
         if self.lobby is None:
-            self._event(entry, "refused: the table is not open yet", refused=True)
+            self._refuse(entry, Refusal.NOT_OPEN, f"refused: {Refusal.NOT_OPEN.value}")
             return
         try:
             self._check(message, self.lobby)
             self._fold(entry, self.lobby)
-        except CheatDetected as exc:
-            self.ended = f"seat {exc.seat} cheated: {exc}"
-            self._event(entry, self.ended, blame=exc.seat)
+        except CheatDetected as exc:  # the verdict of an explicit check: the one way to name a seat
+            self._stop(entry, cheated(exc.seat, str(exc)))
         except (AtollError, ValueError) as exc:
-            self._event(entry, f"refused {message.kind} of {self._who(message.author)}: {exc}", refused=True)
+            who = self._who(message.author)
+            self._refuse(entry, Refusal.MESSAGE, f"refused {message.kind} of {who}: {exc}")
+        except Fault as exc:
+            record_fault(f"table {self.id}, entry {entry.seq}", exc)
+            self._stop(entry, plugin_failed(exc) if isinstance(exc, PluginFault) else
+                       atoll_failed(exc.component, exc))
+        except Exception as exc:  # a bug of ours: it stops the game, blaming nobody (decision 0015)
+            record_fault(f"table {self.id}, entry {entry.seq}", exc)
+            self._stop(entry, atoll_failed(failing_module(exc), exc))
         self._flush()
 
     def _open(self, entry: Entry) -> None:
         body, message = entry.message.body, entry.message
         if entry.seq != 0 or self.lobby is not None or message.author != self._host_hex():
-            self._event(entry, "refused: only the host opens the table, in the first entry", refused=True)
+            self._refuse(entry, Refusal.OPEN_BY_HOST, f"refused: {Refusal.OPEN_BY_HOST.value}")
             return
         try:
             if "pin" in body or message.v == PROTOCOL:  # an earlier version's log pins no game
@@ -463,21 +500,17 @@ class Table:
             )
             self.lobby.host_timeout = float(host_timeout)
         except (KeyError, ValueError, AtollError) as exc:
-            self.ended = f"the host opened a table that cannot be played: {exc}"
-            self._event(entry, self.ended)
+            self._stop(entry, unplayable(str(exc)))
             return
         self._event(entry, f"table {self.lobby.name!r} opened: {self.lobby.game} ({variant}), {seats} seats")
 
     def _end(self, entry: Entry) -> None:
         end = self.results()
         if entry.message.author != self._host_hex() or end is None:
-            self._event(entry, "refused: only the host ends the table, once the game is over", refused=True)
+            self._refuse(entry, Refusal.END_BY_HOST, f"refused: {Refusal.END_BY_HOST.value}")
             return
         if entry.message.body.get("results") != end.results.to_json():
-            self.ended = (
-                f"the host announced results {entry.message.body.get('results')} that the log does not give"
-            )
-            self._event(entry, self.ended)
+            self._stop(entry, misreported(entry.message.body.get("results")))
             return
         self.closed = True
         scores = ", ".join(
@@ -557,8 +590,10 @@ class Table:
         assert seat is not None
         if kind == Kind.LEAVE:
             self.left = seat
-            self.ended = f"{self._who(author)} left the table; the game ends here, with no result"
-            self._event(entry, self.ended)
+            fault = body.get("fault")
+            readable = isinstance(fault, str) and len(fault) <= FAULT_LIMIT and fault.isprintable()
+            said = fault if readable else None
+            self._stop(entry, left(seat, self._who(author), said))
             return
         if kind == Kind.WITNESS:
             self._witness(entry, seat)
@@ -599,21 +634,19 @@ class Table:
         try:
             self._check_ruling(message)
         except ValueError as exc:
-            self._event(entry, f"refused {message.kind} of the host: {exc}", refused=True)
+            self._refuse(entry, Refusal.RULING, f"refused {message.kind} of the host: {exc}")
             return
         assert self.lobby is not None
         if message.kind == Kind.ABORT:
             assert self.timeout is not None
-            self.ended = (
-                f"aborted, not attributable: seat {self.timeout.seat} let the turn time pass, "
-                f"but not every other seat witnessed it"
-            )
-            self._event(entry, self.ended)
+            late = self.timeout.seat
+            why = f"seat {late} ran out of time, but not every other seat witnessed it"
+            self._stop(entry, aborted(late, why))
             return
         seat = int(message.body["seat"])
         self.timeout = Timeout(entry.seq, seat)
         who = self._who(self.lobby.seated[seat])
-        self._event(entry, f"the host: {who} let the turn time pass; the other seats witness it")
+        self._event(entry, f"the host: {who} ran out of time; the other seats witness it")
         mine = self.my_seat
         if mine is not None and mine != seat:
             body = {"timeout": entry.seq}
@@ -629,20 +662,15 @@ class Table:
         late = self._who(lobby.seated[timeout.seat])
         seen = ", ".join(str(s) for s in sorted(timeout.witnesses))
         if len(timeout.witnesses) >= ATTRIBUTABLE_WITNESSES:
-            self.ended = (
-                f"seat {timeout.seat} forfeits: {late} let the turn time pass (witnessed by seats {seen})"
-            )
-            self._event(entry, self.ended, blame=timeout.seat)
+            self._stop(entry, forfeited(timeout.seat, late, seen))  # named, but as late, not as a cheat
         else:
-            self.ended = (
-                f"aborted, not attributable: {late} let the turn time pass, witnessed only by seat {seen} "
-                "(one seat's word against another's)"
-            )
-            self._event(entry, self.ended)
+            self._stop(entry, aborted(timeout.seat, f"{late} ran out of time, witnessed only by seat {seen} "
+                                                    "(one seat's word against another's)"))
 
-    def leave(self) -> bytes:
-        """This peer's seat leaves the table for good (the game ends, with no result)."""
-        return self.compose(Kind.LEAVE, {})
+    def leave(self, fault: str | None = None) -> bytes:
+        """This peer's seat leaves the table for good (the game ends, with no result); ``fault`` says
+        why when the game's plugin failed on this machine, so that every peer reads it."""
+        return self.compose(Kind.LEAVE, {} if fault is None else {"fault": fault[:FAULT_LIMIT]})
 
     def _start(self, lobby: Lobby) -> None:
         game = self.games(lobby.game)
@@ -682,8 +710,17 @@ class Table:
                 return self.lobby.names[author]
         return author[:16]
 
-    def _event(self, entry: Entry, text: str, *, blame: int | None = None, refused: bool = False) -> None:
-        self.events.append(Event(text, entry.seq, blame, refused))
+    def _event(self, entry: Entry, text: str) -> None:
+        self.events.append(Event(text, entry.seq))
+
+    def _refuse(self, entry: Entry, why: Refusal, text: str) -> None:
+        self.events.append(Event(text, entry.seq, refusal=why))
+
+    def _stop(self, entry: Entry, ending: Ending) -> None:
+        """End the game early (the entry is kept, as is every other: nothing is lost)."""
+        self.ending = ending
+        blame = ending.seat if ending.reason is EndReason.CHEAT else None
+        self.events.append(Event(ending.text, entry.seq, blame=blame, ending=ending))
 
     def _keep_sealed(self, at: int, values: list[Any]) -> None:
         """Write a sealed choice's values to disk (fsynced) before the move that commits to them leaves."""

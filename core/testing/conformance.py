@@ -41,6 +41,7 @@ from atoll.engine.observation import Observation
 from atoll.engine.save import ReplayResolver
 from atoll.errors import AtollError, CheatDetected, IllegalAction, MalformedInput, ProtocolViolation
 from atoll.game import Game
+from atoll.guard import guard
 from atoll.jsondata import JSON, canonical, clone, roundtrip
 from atoll.testing.inputs import HiddenInput, tripwires, watched
 from atoll.types import Action, Chance, Config, Decision, End, Knowledge, Results, State, Step
@@ -811,11 +812,16 @@ def conformance_cases(
     playouts: int = 2,
     seed: int = 0,
     max_steps: int = DEFAULT_MAX_STEPS,
+    limit: float | None = None,
 ) -> list[ConformanceCase]:
     """The cases :func:`check_game` runs: each variant x seat count x ``playouts`` seeds from ``seed``.
 
-    ``seats`` and ``variants`` default to all the game offers.
+    ``seats`` and ``variants`` default to all the game offers. The game plays behind atoll's guard
+    (:mod:`atoll.guard`), as it does when installed: what it raises is reported naming the game and
+    the method, and a call that runs past ``limit`` seconds (default: ``ATOLL_PLUGIN_LIMIT``, else 20)
+    is stopped and reported instead of hanging the test run.
     """
+    game = guard(game, limit=limit)
     return [ConformanceCase(game, config, s, max_steps)
             for config in _configs(game, seats, variants) for s in range(seed, seed + playouts)]
 
@@ -829,10 +835,12 @@ def check_game(
     seed: int = 0,
     max_steps: int = DEFAULT_MAX_STEPS,
     checks: Sequence[str] | None = None,
+    limit: float | None = None,
 ) -> None:
-    """Run the conformance checks on ``game``; raises :class:`ConformanceError` at the first failure."""
+    """Run the conformance checks on ``game``; raises :class:`ConformanceError` at the first failure
+    (``limit``: as for :func:`conformance_cases`)."""
     for case in conformance_cases(game, seats=seats, variants=variants, playouts=playouts, seed=seed,
-                                  max_steps=max_steps):
+                                  max_steps=max_steps, limit=limit):
         case.run(checks)
 
 

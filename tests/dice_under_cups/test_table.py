@@ -141,4 +141,5 @@ def test_a_withheld_opening_when_the_cups_are_lifted_forfeits_the_owner_after_th
     for peer in net.peers:
         assert peer.table.ended is not None
         assert peer.table.ended.startswith("seat 1 forfeits"), peer.table.ended
-        assert [event.blame for event in peer.table.events if event.blame is not None] == [1]
+        assert all(event.blame is None for event in peer.table.events)  # late is not a cheat
+        assert peer.table.ending is not None and peer.table.ending.seat == 1

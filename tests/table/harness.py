@@ -15,9 +15,10 @@ from typing import Any
 from nacl.signing import SigningKey
 
 from atoll.engine.loop import observe
+from atoll.errors import Fault
 from atoll.net.curve import curve_of
 from atoll.net.ratelimit import RateLimit
-from atoll.registry import load_registry
+from atoll.registry import Registry, load_registry
 from atoll.table.host import Sequencer
 from atoll.table.peer import PeerSession
 from atoll.table.table import Table
@@ -80,27 +81,34 @@ class Net:
                 return
             moved = False
             for i, peer in enumerate(self.peers):
-                observation = peer.session.owes_move()
-                if observation is not None:
-                    if peer.bot is None:
-                        peer.bot = REGISTRY.bot("random", peer.table.lobby.game).make(  # type: ignore[union-attr]
-                            observation.game, observation.seat, 7 + i
-                        )
-                    self.send(i, peer.table.move(peer.bot.choose(observation)))
+                try:  # as the peer's loop does: a plugin failing on this machine makes its seat leave
+                    observation = peer.session.owes_move()
+                    if observation is not None:
+                        if peer.bot is None:
+                            peer.bot = REGISTRY.bot("random", peer.table.lobby.game).make(  # type: ignore[union-attr]
+                                observation.game, observation.seat, 7 + i
+                            )
+                        self.send(i, peer.table.move(peer.bot.choose(observation)))
+                        moved = True
+                except Fault as exc:
+                    self.send(i, peer.session.failed(exc))
                     moved = True
             if not moved:
                 raise AssertionError("the table is stuck: nobody owes a move and the game is not over")
         raise AssertionError("the game did not end")
 
 
-def open_table(game: str, seats: int, variant: str | None = None, *, watchers: int = 0) -> Net:
-    """A host (headless) and ``seats`` seated peers plus ``watchers`` spectators, not yet started."""
+def open_table(
+    game: str, seats: int, variant: str | None = None, *, watchers: int = 0, registry: Registry = REGISTRY
+) -> Net:
+    """A host (headless) and ``seats`` seated peers plus ``watchers`` spectators, not yet started;
+    their games come from ``registry``."""
     host_key = SigningKey(os.urandom(32))
-    info = REGISTRY.game(game).info
+    info = registry.game(game).info
     host = Sequencer.open(
         f"{game}-{os.urandom(6).hex()}",
         host_key,
-        REGISTRY.game,
+        registry.game,
         game=game,
         variant=variant or info.default_variant,
         seats=seats,
@@ -114,7 +122,7 @@ def open_table(game: str, seats: int, variant: str | None = None, *, watchers: i
     peers = []
     for i in range(seats + watchers):
         key = SigningKey(os.urandom(32))
-        table = Table(host.table.id, host_key.verify_key.encode(), key, REGISTRY.game)
+        table = Table(host.table.id, host_key.verify_key.encode(), key, registry.game)
         role = "sit" if i < seats else "watch"
         peers.append(Peer(key, PeerSession(table, role, f"p{i}", REGISTRY.installed_pin), f"c{i}".encode()))
     return Net(host, peers)

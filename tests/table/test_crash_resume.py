@@ -21,6 +21,7 @@ from atoll_tools.soak import Crash, Process, free_port_pair, play_through_crashe
 
 from atoll.net.encoding import fingerprint
 from atoll.table.audit import audit_log
+from atoll.table.reasons import EndReason
 from tests.conftest import TOOLS
 from tests.table.harness import REGISTRY
 
@@ -116,7 +117,10 @@ def test_a_peer_that_stops_its_heartbeats_is_away_and_after_the_turn_time_forfei
     seat = [name for name, _ in report.seats].index("bot 2")  # seats are taken first come, first served
     told = (tmp_path / "seat0" / "output.txt").read_text()
     assert f"seat {seat} (bot 2) is away" in told
-    assert report.blame == seat and report.cheat is not None and f"seat {seat} forfeits" in report.cheat
+    # ran out of time: named as late, never as a cheat (decision 0015)
+    assert report.cheat is None and report.reason is EndReason.FORFEIT and report.blame == seat
+    assert report.ended is not None and f"seat {seat} forfeits" in report.ended
+    assert "ran out of time" in report.ended
 
 
 def test_the_soak_script_plays_games_through_random_kills_and_reports_a_clean_summary(tmp_path: Path) -> None:

@@ -28,6 +28,7 @@ from atoll.fair.steps.history import StepRecord
 from atoll.fair.steps.messages import Message
 from atoll.fair.steps.seat import Participant
 from atoll.net.transport import HostSocket, PeerSocket, curve_keys
+from atoll.registry import Registry
 from atoll.table import table as table_module
 from atoll.table.frames import read_frame
 from atoll.table.host import Sequencer
@@ -100,15 +101,16 @@ class _Lines(logging.Handler):
 
 @asynccontextmanager
 async def loopback_table(
-    game: str, seats: int, variant: str | None = None, *, watchers: int = 0
+    game: str, seats: int, variant: str | None = None, *, watchers: int = 0, registry: Registry = REGISTRY
 ) -> AsyncIterator[WireTable]:
-    """A headless host bound to 127.0.0.1 and ``seats`` seated peers (plus ``watchers``) connected."""
+    """A headless host bound to 127.0.0.1 and ``seats`` seated peers (plus ``watchers``) connected;
+    their games come from ``registry``."""
     host_key = SigningKey(os.urandom(32))
-    info = REGISTRY.game(game).info
+    info = registry.game(game).info
     host = Sequencer.open(
         f"{game}-wire-{os.urandom(6).hex()}",
         host_key,
-        REGISTRY.game,
+        registry.game,
         game=game,
         variant=variant or info.default_variant,
         seats=seats,
@@ -125,9 +127,9 @@ async def loopback_table(
         port = socket.bind("127.0.0.1", None)
         for index in range(seats + watchers):
             key = SigningKey(os.urandom(32))
-            copy = Table(host.table.id, host_key.verify_key.encode(), key, REGISTRY.game)
+            copy = Table(host.table.id, host_key.verify_key.encode(), key, registry.game)
             role = "sit" if index < seats else "watch"
-            session = PeerSession(copy, role, f"p{index}", REGISTRY.installed_pin)
+            session = PeerSession(copy, role, f"p{index}", registry.installed_pin)
             link = PeerSocket(key, curve_keys(host_key)[0])
             peers.append(WirePeer(index, key, copy, session, link))
             link.connect("127.0.0.1", port)

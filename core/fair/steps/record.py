@@ -20,6 +20,9 @@ refuses a message in another seat's name), so a seat is named only for what its 
 * :class:`~atoll.fair.steps.messages.NotForThisStep` and other :class:`~atoll.errors.ProtocolViolation`:
   a valid message that is a replay, a duplicate, early, or out of turn. Drop it (or keep it for
   later); nobody is blamed.
+* Anything else (a ``KeyError``, ``TypeError`` ...) is a bug of atoll's own, never a verdict: it
+  passes through, and the table stops naming the failing module and blaming nobody. Only the
+  explicit checks above name a seat.
 
 Every check runs before the record changes, so a refused message or step leaves it as it was.
 
@@ -75,6 +78,19 @@ SEED_SIZE = 32
 
 #: Fewest witnesses that pin a timeout on the missing seat: with one, it is one seat's word.
 ATTRIBUTABLE_WITNESSES = 2
+
+#: The body fields each message kind must carry (checked before its handler reads them: a signed body
+#: without one is its seat's fault; a handler that fails on a body that has them is atoll's).
+#: (A hello, a witness and a deck message check their fields in full themselves.)
+_BODY_FIELDS: dict[str, tuple[str, ...]] = {
+    FairKind.CHAIN_HEAD: ("head",),
+    FairKind.CUP_COMMIT: ("commitments",),
+    FairKind.SEAL_COMMIT: ("commitments",),
+    FairKind.PROVE: ("sealed",),
+    FairKind.REVEAL: ("sealed",),
+    FairKind.LEAVE: ("sealed",),
+    FairKind.SEED: ("seed", "values"),
+}
 
 
 class Record:
@@ -275,9 +291,15 @@ class Record:
         if self._in_turn and self._owed[0] != (seat, what):
             raise ProtocolViolation(f"seat {seat} sent {what!r} out of turn; "
                                     f"seat {self._owed[0][0]} is to send")
+        body = msg["body"]
+        missing = [name for name in _BODY_FIELDS.get(kind, ()) if name not in body]
+        if missing:
+            raise CheatDetected(seat, f"sent a malformed {what!r} message: it has no {', '.join(missing)}")
+        # only explicit checks name the seat: anything else a handler raises is a bug of atoll's own,
+        # which stops the table blaming nobody (docs/decisions/0015-faults-are-not-cheats.md)
         try:
-            self._handlers[kind](seat, msg["body"])
-        except (MalformedInput, KeyError, TypeError, ValueError, AttributeError) as exc:
+            self._handlers[kind](seat, body)
+        except MalformedInput as exc:  # a parser's verdict on what the seat signed
             raise CheatDetected(seat, f"sent a malformed {what!r} message: {exc}") from exc
         self._got[(seat, what)] = msg
         self._digests.append(digest)
@@ -415,6 +437,11 @@ class Record:
     def _open_slots(self, seat: int, openings: JSON, slots: list[str]) -> dict[str, JSON]:
         if not isinstance(openings, dict) or sorted(openings) != sorted(slots):
             raise CheatDetected(seat, f"opened slots {sorted(openings or {})}, not {sorted(slots)}")
+        for slot in slots:
+            opening = openings[slot]
+            if not isinstance(opening, dict) or set(opening) != {"salt", "value"}:
+                raise CheatDetected(seat, f"opened slot {slot!r} with {str(opening)[:80]}, "
+                                          "not a salt and a value")
         return {slot: self.commitments.open(seat, slot, openings[slot]["salt"], openings[slot]["value"])
                 for slot in slots}
 
