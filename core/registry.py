@@ -20,7 +20,7 @@ from atoll import hookspecs
 from atoll.bots.base import BotKind
 from atoll.errors import PluginError, PluginFault, UnknownGame
 from atoll.game import Game
-from atoll.guard import call_limit, guard, within
+from atoll.guard import GuardedGame, call_limit, guard, within
 from atoll.pin import GamePin, pin_module
 
 ENTRY_POINT_GROUP = "atoll.games"
@@ -69,7 +69,8 @@ class Registry:
         self.game(name)
         installed = self.games[name]
         # imported already, as the plugin loaded; a game registered by hand stands for its plugin
-        module = importlib.import_module(installed.module or type(installed.game).__module__)
+        game = installed.game.game if isinstance(installed.game, GuardedGame) else installed.game
+        module = importlib.import_module(installed.module or type(game).__module__)
         return pin_module(module, installed.source, installed.version)
 
     def installed_pin(self, name: str) -> GamePin | None:

@@ -21,6 +21,7 @@ from atoll.client.local_table import LocalTable
 from atoll.client.source import Refused
 from atoll.errors import PluginFault
 from atoll.guard import guard
+from atoll.pin import GamePin
 from atoll.registry import load_registry
 from atoll.testing import conformance
 from tests.games import faulty
@@ -170,8 +171,28 @@ def written(table_log: Net, path: Path) -> Path:
     return path
 
 
-def test_atoll_audit_of_a_table_the_plugin_stopped_names_the_plugin_and_nobody_else(tmp_path: Path) -> None:
-    net = open_table(faulty.raising_name("resolve"), 3, registry=REGISTRY)
+def pinned_as_the_command_line_installs_it(tmp_path: Path, game: str) -> GamePin:
+    """The pin of ``game`` as ``atoll`` run by :func:`atoll` sees it (the ``faulty-games``
+    distribution): a log the audit should judge must pin the build the audit has (decision 0017)."""
+    code = ("import json; from atoll.registry import load_registry; "
+            f"print(json.dumps(load_registry().installed_pin({game!r}).to_json()))")
+    site = tmp_path / "site"
+    if not site.exists():
+        install(site, {})
+    env = {**os.environ, "ATOLL_HOME": str(tmp_path / "home"), "HOME": str(tmp_path),
+           "PYTHONPATH": os.pathsep.join([str(site), str(ROOT)])}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env,
+                          cwd=tmp_path, check=True)
+    return GamePin.from_json(json.loads(done.stdout))
+
+
+def test_atoll_audit_of_a_table_the_plugin_stopped_names_the_plugin_and_nobody_else(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = faulty.raising_name("resolve")
+    pin = pinned_as_the_command_line_installs_it(tmp_path, game)
+    monkeypatch.setattr(REGISTRY, "pin", lambda name: pin)
+    net = open_table(game, 3, registry=REGISTRY)
     net.run()
     done = atoll(tmp_path, "audit", str(written(net, tmp_path / "log.jsonl")), "--json")
     assert done.returncode == 3, done.stdout + done.stderr

@@ -260,12 +260,15 @@ class LocalTable:
         step = self.match.step()
         secret = isinstance(step, Decision) and step.secret
         name = self.names()[seat]
+        before = self.match.state
+        # the match refuses an action that is not legal before the game is asked to word it: a game's
+        # words may assume a legal action, and an edited save's is not one (a refusal, not a fault)
+        self.match.act(seat, action)
         if secret:
-            text = self.game.describe(self.match.state, action)
+            text = self.game.describe(before, action)
             line = LogLine(seat, describe_sealed(name), describe_sealed(name, text))
         else:
-            line = LogLine(seat, self.game.describe_log(self.match.state, seat, action))
-        self.match.act(seat, action)
+            line = LogLine(seat, self.game.describe_log(before, seat, action))
         self._log.append(line)
 
     def _chance(self, step: Chance) -> None:

@@ -113,7 +113,7 @@ def open_table(
         variant=variant or info.default_variant,
         seats=seats,
         name="test table",
-        pin=REGISTRY.pin(game),
+        pin=registry.pin(game),
     )
     # the flood limit counts messages per second of wall time, and this harness delivers as fast as
     # the CPU goes: on a quick machine a long game's burst passed it and a refused message stalled
@@ -124,7 +124,7 @@ def open_table(
         key = SigningKey(os.urandom(32))
         table = Table(host.table.id, host_key.verify_key.encode(), key, registry.game)
         role = "sit" if i < seats else "watch"
-        peers.append(Peer(key, PeerSession(table, role, f"p{i}", REGISTRY.installed_pin), f"c{i}".encode()))
+        peers.append(Peer(key, PeerSession(table, role, f"p{i}", registry.installed_pin), f"c{i}".encode()))
     return Net(host, peers)
 
 

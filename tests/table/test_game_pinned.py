@@ -62,7 +62,7 @@ def test_an_open_entry_without_a_pin_opens_no_table_and_blames_nobody() -> None:
     body = {"game": "kariba", "variant": "standard", "seats": 2, "name": "t", "options": {}}
     Sequencer(table, key).local(table.compose("open", body))
     assert table.lobby is None and table.ended is not None
-    assert "cannot be played: a game pin has the fields dist, version, digest and atoll" in table.ended
+    assert "cannot be played here: a game pin has the fields dist, version, digest and atoll" in table.ended
     assert all(e.blame is None for e in table.events)
 
 

@@ -115,7 +115,7 @@ async def loopback_table(
         variant=variant or info.default_variant,
         seats=seats,
         name="wire test",
-        pin=REGISTRY.pin(game),
+        pin=registry.pin(game),
     )
     lines: list[str] = []
     handler = _Lines(lines)
