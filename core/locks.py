@@ -57,7 +57,9 @@ def hold(lock_path: Path, what: str) -> Held:
 
     if not lock_path.parent.is_dir():  # the lock would make the folder: never made as a side effect
         raise AtollError(f"cannot lock {lock_path}: {lock_path.parent} is not a folder")
-    lock = FileLock(lock_path, timeout=0, mode=0o600)
+    # no explicit mode: the lock file is empty, and filelock sets one with os.fchmod, which Windows'
+    # Python 3.11 and 3.12 lack (its Windows lock does not, but the file is the same either way)
+    lock = FileLock(lock_path, timeout=0)
     holder = lock_path.with_name(lock_path.name + ".holder")
     try:
         lock.acquire()
