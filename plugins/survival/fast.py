@@ -26,7 +26,7 @@ from atoll.plugins.survival.meta import ANIMALS, OBSTACLES, POINTS, ROUND_LIMIT,
 from atoll.plugins.survival.obstacles import layouts
 from atoll.plugins.survival.turn import corners, placer
 from atoll.plugins.survival.whole_move import PREDATOR as WHOLE_PREDATOR
-from atoll.plugins.survival.whole_move import finish, follows, prey_can_take
+from atoll.plugins.survival.whole_move import Witness, finish, prey_can_take
 
 #: The token number of a predator (prey are 0-4, their index in ANIMALS).
 PREDATOR = -1
@@ -309,13 +309,14 @@ class SurvivalSimulator(Simulator):
         start = here if here >= 0 else None
         prey = list(self.prey[seat].values())
         need, route = prey_can_take(_NEIGHBOURS, start, pb, can, prey, qb, self.prey_left)
+        witness = Witness(route, _NEIGHBOURS, pb, qb, can)
         predator: list[int] = []
         if can:
             at, prey_of = self.at, self.prey
             for n in _NEIGHBOURS[here]:
                 if n in pb:
                     continue
-                if follows(route, WHOLE_PREDATOR, n, can):
+                if witness.allows(WHOLE_PREDATOR, n):
                     predator.append(n)
                     continue
                 # S16: catching a player's last prey takes their predator off, freeing its place
@@ -331,10 +332,11 @@ class SurvivalSimulator(Simulator):
                 for n in _NEIGHBOURS[place]:
                     if n in qb:
                         continue
-                    moved = [*prey[:i], n, *prey[i + 1:]]
-                    if follows(route, i, n, can) or finish(_NEIGHBOURS, start, pb | {n}, can, moved,
-                                                           qb | {n}, need - 1) is not None:
-                        steps.append(PREY_STEP + _N * animal + n)
+                    if not witness.allows(i, n):
+                        moved = [*prey[:i], n, *prey[i + 1:]]
+                        if finish(_NEIGHBOURS, start, pb | {n}, can, moved, qb | {n}, need - 1) is None:
+                            continue
+                    steps.append(PREY_STEP + _N * animal + n)
         return predator, steps
 
     def _can_step(self) -> bool:

@@ -13,7 +13,7 @@ from atoll import State
 from atoll.plugins.survival.board import NEIGHBOURS
 from atoll.plugins.survival.obstacles import blocked_places
 from atoll.plugins.survival.state import occupants
-from atoll.plugins.survival.whole_move import PREDATOR, finish, follows, prey_can_take
+from atoll.plugins.survival.whole_move import PREDATOR, Witness, finish, prey_can_take
 
 
 def predator_blocked(state: State, seat: int) -> set[str]:
@@ -59,7 +59,7 @@ def longest(start: str, blocked: set[str], most: int) -> int:
 
 class _Left:
     """What the player on turn can still do this turn (rule S11): the predator's ``can`` steps and
-    the prey's ``need`` steps beside it, and one ``route`` that takes them
+    the prey's ``need`` steps beside it, and a ``witness`` route that takes them
     (:mod:`~atoll.plugins.survival.whole_move`)."""
 
     def __init__(self, state: State) -> None:
@@ -74,8 +74,9 @@ class _Left:
         self.prey_blocked = prey_blocked(state)
         left = state["predator_left"] if self.here is not None else 0
         self.can = longest(self.here, self.predator_blocked, left) if self.here is not None else 0
-        self.need, self.route = prey_can_take(NEIGHBOURS, self.here, self.predator_blocked, self.can,
-                                              list(self.prey.values()), self.prey_blocked, state["prey_left"])
+        self.need, route = prey_can_take(NEIGHBOURS, self.here, self.predator_blocked, self.can,
+                                         list(self.prey.values()), self.prey_blocked, state["prey_left"])
+        self.witness = Witness(route, NEIGHBOURS, self.predator_blocked, self.prey_blocked, self.can)
 
     def predator_may_go(self, to: str) -> bool:
         """Whether a predator step to ``to`` leaves the rest of the turn whole. A catch that takes a
@@ -83,7 +84,7 @@ class _Left:
         here = self.here
         if self.can == 0 or here is None or to in self.predator_blocked or to not in NEIGHBOURS[here]:
             return False
-        if follows(self.route, PREDATOR, to, self.can):
+        if self.witness.allows(PREDATOR, to):
             return True
         freed: set[str] = set()
         victim = occupants(self.state).get(to)
@@ -98,7 +99,7 @@ class _Left:
         here = self.prey.get(animal)
         if self.need == 0 or here is None or to in self.prey_blocked or to not in NEIGHBOURS[here]:
             return False
-        if follows(self.route, self.index[animal], to, self.can):
+        if self.witness.allows(self.index[animal], to):
             return True
         prey = [to if a == animal else p for a, p in self.prey.items()]
         rest = finish(NEIGHBOURS, self.here, self.predator_blocked | {to}, self.can,

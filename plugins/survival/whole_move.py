@@ -152,14 +152,53 @@ def prey_can_take(
     return 0, []
 
 
-def follows(route: Route[P], token: int, to: P, predator_need: int) -> bool:
-    """Whether a step of ``token`` to ``to`` surely leaves the rest of ``route`` possible, so that no
-    search is needed: it is the token's next step on the route; or ``to`` lies off the route and the
-    token is a prey with at most one step on it (the route's prey take one step fewer, without it)
-    or the predator on its last step."""
-    mine = [place for who, place in route if who == token]
-    if mine and mine[0] == to:
+def _walk(
+    neighbours: Neighbours[P], place: P, blocked: Set[P], avoid: Set[P], seen: set[P], need: int
+) -> bool:
+    """Whether one token at ``place`` can take ``need`` more steps, entering neither ``blocked``,
+    ``avoid`` nor a place of ``seen`` (the places it entered so far)."""
+    if need == 0:
         return True
-    if token == PREDATOR:
-        return predator_need == 1 and all(place != to for who, place in route if who != PREDATOR)
-    return len(mine) <= 1 and all(place != to for _, place in route)
+    for nxt in neighbours[place]:
+        if nxt not in blocked and nxt not in avoid and nxt not in seen:
+            seen.add(nxt)
+            if _walk(neighbours, nxt, blocked, avoid, seen, need - 1):
+                return True
+            seen.discard(nxt)
+    return False
+
+
+class Witness(Generic[P]):
+    """One route for the rest of a turn, to let most steps through without a search: a step that
+    keeps a route possible is allowed (rule S11), and this one often shows it at once."""
+
+    def __init__(self, route: Route[P], neighbours: Neighbours[P], predator_blocked: Set[P],
+                 prey_blocked: Set[P], predator_need: int) -> None:
+        self.neighbours = neighbours
+        self.predator_blocked = predator_blocked
+        self.prey_blocked = prey_blocked
+        self.predator_need = predator_need
+        self.first: dict[int, P] = {}
+        self.steps: dict[int, int] = {}
+        for token, place in route:
+            self.first.setdefault(token, place)
+            self.steps[token] = self.steps.get(token, 0) + 1
+        self.places = {place for _, place in route}
+        self.prey_places = {place for token, place in route if token != PREDATOR}
+
+    def allows(self, token: int, to: P) -> bool:
+        """Whether a step of ``token`` (a prey's index, or :data:`PREDATOR`) to ``to`` surely leaves
+        a route for the rest of the turn: it is the token's next step on this route; or, off the
+        route, the token can walk the steps it had on the route from ``to`` beside the others'
+        paths. False means only that a search must tell."""
+        if self.first.get(token) == to:
+            return True
+        if token == PREDATOR:
+            if to in self.prey_places:
+                return False
+            need = self.predator_need - 1
+            return _walk(self.neighbours, to, self.predator_blocked, self.prey_places, {to}, need)
+        if to in self.places:
+            return False
+        mine = self.steps.get(token, 0)
+        return mine <= 1 or _walk(self.neighbours, to, self.prey_blocked, self.places, {to}, mine - 1)
