@@ -26,7 +26,7 @@ from atoll.plugins.survival.meta import ANIMALS, OBSTACLES, POINTS, ROUND_LIMIT,
 from atoll.plugins.survival.obstacles import layouts
 from atoll.plugins.survival.turn import corners, placer
 from atoll.plugins.survival.whole_move import PREDATOR as WHOLE_PREDATOR
-from atoll.plugins.survival.whole_move import Witness, finish, prey_can_take
+from atoll.plugins.survival.whole_move import Search, Witness
 
 #: The token number of a predator (prey are 0-4, their index in ANIMALS).
 PREDATOR = -1
@@ -308,7 +308,7 @@ class SurvivalSimulator(Simulator):
         qb = self._prey_blocked()
         start = here if here >= 0 else None
         prey = list(self.prey[seat].values())
-        need, route = prey_can_take(_NEIGHBOURS, start, pb, can, prey, qb, self.prey_left)
+        need, route = Search(_NEIGHBOURS, start, pb, prey, qb).most_prey(can, self.prey_left)
         witness = Witness(route, _NEIGHBOURS, pb, qb, can)
         predator: list[int] = []
         if can:
@@ -323,8 +323,8 @@ class SurvivalSimulator(Simulator):
                 victim = at.get(n)
                 last = victim is not None and len(prey_of[victim[0]]) == 1
                 freed = {self.predators[victim[0]]} if victim is not None and last else set()
-                rest = finish(_NEIGHBOURS, n, (pb | {n}) - freed, can - 1, prey, (qb | {n}) - freed, need)
-                if rest is not None:
+                search = Search(_NEIGHBOURS, n, (pb | {n}) - freed, prey, (qb | {n}) - freed)
+                if search.finish(can - 1, need) is not None:
                     predator.append(n)
         steps: list[int] = []
         if need:
@@ -333,8 +333,8 @@ class SurvivalSimulator(Simulator):
                     if n in qb:
                         continue
                     if not witness.allows(i, n):
-                        moved = [*prey[:i], n, *prey[i + 1:]]
-                        if finish(_NEIGHBOURS, start, pb | {n}, can, moved, qb | {n}, need - 1) is None:
+                        search = Search(_NEIGHBOURS, start, pb | {n}, [*prey[:i], n, *prey[i + 1:]], qb | {n})
+                        if search.finish(can, need - 1) is None:
                             continue
                     steps.append(PREY_STEP + _N * animal + n)
         return predator, steps

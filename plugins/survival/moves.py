@@ -13,7 +13,7 @@ from atoll import State
 from atoll.plugins.survival.board import NEIGHBOURS
 from atoll.plugins.survival.obstacles import blocked_places
 from atoll.plugins.survival.state import occupants
-from atoll.plugins.survival.whole_move import PREDATOR, Witness, finish, prey_can_take
+from atoll.plugins.survival.whole_move import PREDATOR, Search, Witness
 
 
 def predator_blocked(state: State, seat: int) -> set[str]:
@@ -74,8 +74,9 @@ class _Left:
         self.prey_blocked = prey_blocked(state)
         left = state["predator_left"] if self.here is not None else 0
         self.can = longest(self.here, self.predator_blocked, left) if self.here is not None else 0
-        self.need, route = prey_can_take(NEIGHBOURS, self.here, self.predator_blocked, self.can,
-                                         list(self.prey.values()), self.prey_blocked, state["prey_left"])
+        prey = list(self.prey.values())
+        search = Search(NEIGHBOURS, self.here, self.predator_blocked, prey, self.prey_blocked)
+        self.need, route = search.most_prey(self.can, state["prey_left"])
         self.witness = Witness(route, NEIGHBOURS, self.predator_blocked, self.prey_blocked, self.can)
 
     def predator_may_go(self, to: str) -> bool:
@@ -90,9 +91,9 @@ class _Left:
         victim = occupants(self.state).get(to)
         if victim is not None and len(self.state["prey"][victim[0]]) == 1:
             freed = {self.state["predators"][victim[0]]}
-        rest = finish(NEIGHBOURS, to, (self.predator_blocked | {to}) - freed, self.can - 1,
-                      list(self.prey.values()), (self.prey_blocked | {to}) - freed, self.need)
-        return rest is not None
+        search = Search(NEIGHBOURS, to, (self.predator_blocked | {to}) - freed, list(self.prey.values()),
+                        (self.prey_blocked | {to}) - freed)
+        return search.finish(self.can - 1, self.need) is not None
 
     def prey_may_go(self, animal: str, to: str) -> bool:
         """Whether the step of ``animal`` to ``to`` leaves the rest of the turn whole."""
@@ -102,9 +103,8 @@ class _Left:
         if self.witness.allows(self.index[animal], to):
             return True
         prey = [to if a == animal else p for a, p in self.prey.items()]
-        rest = finish(NEIGHBOURS, self.here, self.predator_blocked | {to}, self.can,
-                      prey, self.prey_blocked | {to}, self.need - 1)
-        return rest is not None
+        search = Search(NEIGHBOURS, self.here, self.predator_blocked | {to}, prey, self.prey_blocked | {to})
+        return search.finish(self.can, self.need - 1) is not None
 
 
 def steps(state: State) -> tuple[list[str], list[tuple[str, str]]]:

@@ -32,8 +32,10 @@ class Neighbours(Protocol[P]):
         ...
 
 
-class _Search(Generic[P]):
-    """One search for the rest of a turn: paths for the prey, then for the predator, sharing no place."""
+class Search(Generic[P]):
+    """Searches for the rest of a turn from one position: paths for the prey, then for the predator,
+    sharing no place. ``predator_blocked`` and ``prey_blocked`` are where each may never step (touched
+    places, tokens in the way, obstacles, and the tokens' own places)."""
 
     def __init__(self, neighbours: Neighbours[P], predator: P | None, predator_blocked: Set[P],
                  prey: Sequence[P], prey_blocked: Set[P]) -> None:
@@ -93,7 +95,8 @@ class _Search(Generic[P]):
                                                               predator_need)
 
     def finish(self, predator_need: int, prey_need: int) -> Route[P] | None:
-        """A route of ``prey_need`` prey steps and ``predator_need`` predator steps, or None."""
+        """A way for the predator to take ``predator_need`` more steps and the prey ``prey_need`` more
+        among them, no two of these steps entering the same place; None if there is none."""
         self.restart()
         if prey_need == 0:
             return list(self.route) if self.predator_finishes(predator_need) else None
@@ -113,43 +116,14 @@ class _Search(Generic[P]):
             self.restart()
         return list(self.route) if self.prey_paths(0, self.prey[0], prey_need, predator_need) else None
 
-
-def finish(
-    neighbours: Neighbours[P],
-    predator: P | None,
-    predator_blocked: Set[P],
-    predator_need: int,
-    prey: Sequence[P],
-    prey_blocked: Set[P],
-    prey_need: int,
-) -> Route[P] | None:
-    """A way for the predator at ``predator`` to take ``predator_need`` more steps and the prey at
-    ``prey`` ``prey_need`` more among them, no two of these steps entering the same place; None if
-    there is none.
-
-    ``predator_blocked`` and ``prey_blocked`` are where each may never step (touched places, tokens
-    in the way, obstacles, and the tokens' own places)."""
-    search = _Search(neighbours, predator, predator_blocked, prey, prey_blocked)
-    return search.finish(predator_need, prey_need)
-
-
-def prey_can_take(
-    neighbours: Neighbours[P],
-    predator: P | None,
-    predator_blocked: Set[P],
-    predator_need: int,
-    prey: Sequence[P],
-    prey_blocked: Set[P],
-    prey_left: int,
-) -> tuple[int, Route[P]]:
-    """The most steps (up to ``prey_left``) the prey can still take while the predator takes its
-    ``predator_need``, and a route that takes them (the predator's ``predator_need`` steps included)."""
-    search = _Search(neighbours, predator, predator_blocked, prey, prey_blocked)
-    for need in range(prey_left, -1, -1):
-        route = search.finish(predator_need, need)
-        if route is not None:
-            return need, route
-    return 0, []
+    def most_prey(self, predator_need: int, prey_left: int) -> tuple[int, Route[P]]:
+        """The most steps (up to ``prey_left``) the prey can still take while the predator takes its
+        ``predator_need``, and a route that takes them (the predator's steps included)."""
+        for need in range(prey_left, -1, -1):
+            route = self.finish(predator_need, need)
+            if route is not None:
+                return need, route
+        return 0, []
 
 
 def _walk(
