@@ -16,9 +16,10 @@ import sys
 from collections.abc import Callable, Mapping
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from atoll.cli.common import add_game_arguments, atoll_command, game_name, registry, variant_name
+from atoll.engine.series import Series
 from atoll.errors import AtollError
 from atoll.registry import Registry
 from atoll.system import full_screen_terminal
@@ -66,6 +67,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--plain", action="store_true",
                         help="play line by line instead of full screen (as when TERM=dumb or piped)")
     parser.add_argument("--ascii", action="store_true", help="draw seat marks with ASCII only")
+    parser.add_argument("--match", type=int, default=1, metavar="N",
+                        help="play a match of N games with the same people, each seat's scores added "
+                             "up (default: 1, a single game)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -75,11 +79,15 @@ def run(args: argparse.Namespace) -> int:
 
         args.name = check_name(args.name, "your name (--name)")
     found = registry()
+    if args.match < 1:
+        raise AtollError(f"--match {args.match}: a match is at least one game")
+    if args.match > 1 and args.resume is not None:
+        raise AtollError("--match starts a new match; a saved game is resumed on its own, without --match")
     if full_screen_possible(args):
         play_screen(args, found)
     else:
-        if args.resume is not None or args.humans != 1:
-            what = "--resume" if args.resume is not None else "--humans"
+        if args.resume is not None or args.humans != 1 or args.match > 1:
+            what = "--resume" if args.resume is not None else "--humans" if args.humans != 1 else "--match"
             raise AtollError(f"{what} needs the full-screen client: run it in a terminal (not piped), "
                              "without --plain and with TERM other than dumb")
         play(args, found)
@@ -127,12 +135,19 @@ def play_screen(
     table, held = _open_table(args, found, remembered_name(env), env, clock, pace)
     encoding = (getattr(sys.stdout, "encoding", "") or "").lower()
     look = Look(unicode=not args.ascii and encoding.startswith("utf"), palette=True)
+    series = Series(args.match) if args.match > 1 else None
     try:
         while True:
-            screen = TableScreen(table, look=look, input=input, output=output, leave_hint=_hint(table))
+            screen = TableScreen(table, look=look, input=input, output=output, leave_hint=_hint(table),
+                                 **_match_screen(table, series))
             result = asyncio.run(screen.run())
             for line in result.lines:
                 print(line)
+            ended = table.results()
+            if series is not None and ended is not None:
+                series = series.add(ended)
+                if series.over:
+                    series = Series(series.games)  # r after the last game starts a new match
             if result.ending is not Ending.REMATCH:
                 return result
             seed = secrets.randbelow(SEED_RANGE)
@@ -143,6 +158,28 @@ def play_screen(
             table.autosave()
     finally:
         held.release()
+
+
+def _match_screen(table: LocalTable, series: Series | None) -> dict[str, Any]:
+    """The table screen's match lines and ``r`` hint for the game of ``series`` played at ``table``
+    (nothing when a single game is played): the totals count this game once it is over."""
+    if series is None:
+        return {}
+
+    def now() -> Series:
+        ended = table.results()
+        return series.add(ended) if ended is not None else series
+
+    def lines() -> list[str]:
+        return now().summary([line.name for line in table.seats()])
+
+    def hint() -> str:
+        after = now()
+        if after.over:
+            return f"r: a new match of {after.games} games · Enter leaves"
+        return f"r: game {len(after.played) + 1} of the match · Enter leaves with the totals so far"
+
+    return {"match_lines": lines, "rematch_hint": hint}
 
 
 def _hint(table: LocalTable) -> Callable[[], str | None]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import enum
 import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -111,6 +111,8 @@ class TableScreen:
     back after leaving (``None``: none). ``can_rematch``: the result screen offers
     another game with the same people (``r``); ``rematch_hint`` says there what ``r``
     does at this table (or gives that line when asked, as it may change during the game).
+    ``match_lines`` gives the lines the result screen adds when the game is one of a match
+    (``atoll play --match N``): the totals so far.
     """
 
     def __init__(
@@ -123,8 +125,10 @@ class TableScreen:
         leave_hint: Callable[[], str | None] | None = None,
         can_rematch: bool = True,
         rematch_hint: str | Callable[[], str] | None = None,
+        match_lines: Callable[[], Sequence[str]] | None = None,
     ) -> None:
         self.source = source
+        self.match_lines = match_lines
         self.can_rematch = can_rematch
         self.rematch_hint = rematch_hint
         self.look = look or Look()
@@ -386,6 +390,7 @@ class TableScreen:
         if results is not None:
             out.append(("bold", self._wrap(self._result_line(results.scores, results.winners), width)))
             out.extend(("", self._wrap(f"  {line}", width)) for line in self.source.score_details())
+            out.extend(("bold", self._wrap(line, width)) for line in self._match_lines())
         return out or [("class:hint", "the game log appears here\n")]
 
     @staticmethod
@@ -638,12 +643,17 @@ class TableScreen:
         if self.buffer.complete_state is not None:
             self.buffer.complete_previous()
 
+    def _match_lines(self) -> Sequence[str]:
+        """The match's totals under a finished game's result (none for a single game)."""
+        return self.match_lines() if self.match_lines is not None else ()
+
     def _closing_lines(self) -> list[str]:
         lines = []
         results = self.source.results()
         if results is not None:
             lines.append(self._result_line(results.scores, results.winners))
             lines.extend(f"  {line}" for line in self.source.score_details())
+            lines.extend(self._match_lines())
         said = self.source.leave()
         if said:
             lines.append(said)

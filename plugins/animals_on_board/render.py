@@ -104,6 +104,8 @@ def _seats(v: Mapping[str, Any]) -> list[Line]:
         if seat == v["turn"] and v["phase"] != "over":
             words.append([("bold", "  <- to move")])
         lines += _flow([(YOU if you else "bold", f"seat {seat}{' (you)' if you else ''}"), ("", ":")], words)
+        if v["face_up"][seat] and not departed:  # A19: the tiles beyond ten, face up for all
+            lines += _flow([("", "    beyond ten, face up:")], _tiles(v["face_up"][seat]))
         if departed:
             lost = v["discarded"][seat]
             tiles = (_tiles(v["arks"][seat]) or [[(DIM, " empty")]]) + ([[(DIM, "  lost:")]] if lost else [])

@@ -1,14 +1,15 @@
 """What one seat of Animals on Board may see: the centre, counts and crates, and its own tiles.
 
 A20: an ark's contents are known to its owner only; the others see how many tiles it holds.
-The arks are shown to everybody at departure (A22).
+The tiles beyond the tenth lie face up in front of their owner (A19); the arks are shown to
+everybody at departure (A22).
 """
 
 from __future__ import annotations
 
 from atoll import JSON, Knowledge, State
 from atoll.plugins.animals_on_board import rules, scoring
-from atoll.plugins.animals_on_board.meta import order
+from atoll.plugins.animals_on_board.meta import FULL, order
 from atoll.plugins.animals_on_board.texts import tile_name
 
 #: Phases in which the arks have departed and are shown to all.
@@ -26,6 +27,15 @@ def own_tiles(state: State, seat: int, known: Knowledge) -> list[str]:
     if not state["arks"][seat] and seal:
         faces.append(known.get(seal[1]))
     return sorted((f for f in faces if isinstance(f, str)), key=order)
+
+
+def beyond_ten(state: State, seat: int) -> list[str]:
+    """The tiles of ``seat``'s ark beyond the tenth, which lie face up in front of it for everybody
+    to see (A19): the last face-up tiles to come aboard. The group that filled the ark brought them,
+    and a face-down tile of that group stays hidden on the ark (our decision)."""
+    ark, public = state["arks"][seat], state["public"]
+    beyond = [public[h] for h in reversed(ark) if h in public][: max(0, len(ark) - FULL)]
+    return sorted(beyond, key=order)
 
 
 def view(state: State, seat: int | None, known: Knowledge) -> dict[str, JSON]:
@@ -51,6 +61,7 @@ def view(state: State, seat: int | None, known: Knowledge) -> dict[str, JSON]:
         "crates": list(state["crates"]),
         "supply": state["supply"],
         "ark_sizes": [len(ark) for ark in state["arks"]],
+        "face_up": [beyond_ten(state, s) for s in range(state["seats"])],
         "out": list(state["out"]),
         "hand": list(hand),
         "ark": own_tiles(state, seat, known) if seat is not None else [],

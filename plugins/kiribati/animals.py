@@ -19,7 +19,6 @@ from atoll.plugins.kiribati.board import (
 from atoll.plugins.kiribati.pieces import (
     Turtle,
     find,
-    fits,
     is_clamped,
     is_tired,
     leave_island,
@@ -63,9 +62,9 @@ def moves_like(state: State, seat: int, action: Action) -> list[Action]:
         if spot is None or spot[1] != 0 or state["moved"]:
             return []
         turtle = state["board"][0][spot[0]]
-        if turtle is None:
+        if turtle is None or not room_from_island(turtle):  # K20, K25: only onto a free place
             return []
-        return _arrivals(state, seat, kind, ROW_PLACES[0][spot[0]], turtle, from_island=True)
+        return [{"do": "move", "animal": kind, "to": ROW_PLACES[0][spot[0]]}]
     spot = find(state, seat, kind)
     if spot is None or (kind in state["moved"] and not _fed(state, kind, state["extra"])):
         return []
@@ -76,14 +75,10 @@ def can_move(state: State, seat: int) -> bool:
     """Whether any animal of ``seat`` may move now, as ``bool(animal_moves(state, seat))`` but
     stopping at the first animal that can."""
     tired = _tired(state, seat)
-    if not state["moved"]:
-        leaving = [kind for kind in state["island"][seat] if kind not in tired]
-        if leaving:
-            for turtle in state["board"][0]:
-                if turtle is not None and room_from_island(turtle):
-                    return True  # K20: where there is room, any animal may come from the island
-            if "koala" in leaving and _from_island(state, seat, tired):
-                return True  # K25: a koala may come where there is none, displacing an animal
+    if not state["moved"] and any(kind not in tired for kind in state["island"][seat]):
+        for turtle in state["board"][0]:
+            if turtle is not None and room_from_island(turtle):
+                return True  # K20, K25: where there is a free place, any animal may come
     island, mainland = state["island"][seat], state["mainland"][seat]
     moved, extra = state["moved"], state["extra"]
     for kind in state["animals"]:
@@ -133,27 +128,13 @@ def _from_turtle(state: State, seat: int, kind: str, col: int, row: int, to: obj
 
 
 def _from_island(state: State, seat: int, tired: list[str]) -> list[Action]:
-    """K20: one animal from the island onto a turtle of row 1, and only as the first move (the
-    caller checks that); the kagu's flooded place does not count from the island (K26)."""
+    """K20: one animal from the island onto a turtle of row 1 "if there is a free place", and only as
+    the first move (the caller checks that). Neither the kagu's flooded place (K26) nor a koala's
+    displacing (K25) makes room for an animal from the island."""
     row1, names = state["board"][0], ROW_PLACES[0]
-    out: list[Action] = []
-    free: list[str] | None = None  # the places with room, the same for every animal
-    for kind in state["island"][seat]:
-        if kind in tired:
-            continue
-        if free is None:
-            free = [names[c] for c, turtle in enumerate(row1) if turtle and room_from_island(turtle)]
-        if kind != "koala":
-            out += [{"do": "move", "animal": kind, "to": name} for name in free]
-            continue
-        for c, turtle in enumerate(row1):  # K25: where there is no room a koala may displace an animal
-            if turtle is None:
-                continue
-            if names[c] in free:
-                out.append({"do": "move", "animal": kind, "to": names[c]})
-            else:
-                out += _bumps(state, seat, kind, names[c], turtle, from_island=True)
-    return out
+    free = [names[c] for c, turtle in enumerate(row1) if turtle and room_from_island(turtle)]
+    return [{"do": "move", "animal": kind, "to": name}
+            for kind in state["island"][seat] if kind not in tired for name in free]
 
 
 def _jumps(state: State, seat: int, col: int, row: int, to: object) -> list[Action]:
@@ -165,33 +146,27 @@ def _jumps(state: State, seat: int, col: int, row: int, to: object) -> list[Acti
     return out
 
 
-def _arrivals(
-    state: State, seat: int, kind: str, to: str, turtle: Turtle, from_island: bool = False
-) -> list[Action]:
-    """Moving onto ``turtle``: if there is room; else, for a koala, by displacing one animal (K25)."""
+def _arrivals(state: State, seat: int, kind: str, to: str, turtle: Turtle) -> list[Action]:
+    """Moving from a turtle onto ``turtle``: if there is room; else, for a koala, by displacing one
+    animal (K25)."""
     size, animals = turtle["size"], turtle["animals"]
-    if len(animals) < size or room_for(size, animals, [seat, kind], from_island):
+    if len(animals) < size or room_for(size, animals, [seat, kind], from_island=False):
         return [{"do": "move", "animal": kind, "to": to}]
     if kind != "koala":
         return []
-    return _bumps(state, seat, kind, to, turtle, from_island)
+    return _bumps(state, seat, kind, to, turtle)
 
 
-def _bumps(state: State, seat: int, kind: str, to: str, turtle: Turtle, from_island: bool) -> list[Action]:
-    """K25: a koala moving onto a full ``turtle`` displaces one animal there, never a koala nor one
-    holding a clamp grip, if that makes room for it. From the island it takes the displaced animal's
-    place, which must not be the flooded one (K26): the animals left must fit as they stand."""
+def _bumps(state: State, seat: int, kind: str, to: str, turtle: Turtle) -> list[Action]:
+    """K25: a koala moving from a turtle onto a full ``turtle`` displaces one animal there, never a
+    koala nor one holding a clamp grip, if that makes room for it."""
     animals: list[list[Any]] = turtle["animals"]
     out: list[Action] = []
     for victim in animals:
         if victim[1] == "koala" or is_clamped(state, victim[0], victim[1]):
             continue
-        rest, newcomer = [a for a in animals if a != victim], [seat, kind]
-        if from_island:
-            room = fits(turtle["size"], [*rest, newcomer])
-        else:
-            room = room_for(turtle["size"], rest, newcomer, from_island=False)
-        if room:
+        rest = [a for a in animals if a != victim]
+        if room_for(turtle["size"], rest, [seat, kind], from_island=False):
             out.append({"do": "move", "animal": kind, "to": to, "bump": list(victim)})
     return out
 

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from atoll.plugins.kiribati.events import DRAWN
-from atoll.plugins.kiribati.fast_board import FastBoard, fits
+from atoll.plugins.kiribati.fast_board import FastBoard
 from atoll.plugins.kiribati.fast_codes import (
     ANIMALS_STEP,
     ANSWER,
@@ -71,23 +71,12 @@ class FastTurns(FastBoard):
         moved = self.moved
         base = seat * 5
         out: list[int] = []
-        if not moved:
-            free: list[int] | None = None
+        if not moved:  # K20, K25: from the island only onto a free place, a koala too
+            free = [p for p in range(0, self.cols * 4, 4) if size[p] and len(on[p]) < size[p]]
             for kind in self.kinds:
-                if loc[base + kind] != ISLAND or kind in tired:
-                    continue
-                if free is None:
-                    free = [p for p in range(0, self.cols * 4, 4) if len(on[p]) < size[p]]
-                codes = MOVE_CODES[kind]
-                if kind != KOALA:
+                if loc[base + kind] == ISLAND and kind not in tired:
+                    codes = MOVE_CODES[kind]
                     out += [codes[p] for p in free]
-                    continue
-                for p in range(0, self.cols * 4, 4):  # K25: a koala may displace an animal
-                    if size[p]:
-                        if p in free:
-                            out.append(codes[p])
-                        else:
-                            self.bumps(base + kind, p, True, out)
         cloudy = self.event == CLOUDY
         steps = KIND_STEPS[self.cols]
         for kind in self.kinds:
@@ -132,22 +121,16 @@ class FastTurns(FastBoard):
         if room_for(self.size[to], self.on[to], kind, False):
             out.append(MOVE_CODES[kind][to])
         elif kind == KOALA:
-            self.bumps(animal, to, False, out)
+            self.bumps(animal, to, out)
 
-    def bumps(self, koala: int, to: int, from_island: bool, out: list[int]) -> None:
-        """K25: the koala displaces one animal, never a koala nor one holding a clamp grip, if that
-        makes room; from the island it needs a place that is not flooded (K26)."""
+    def bumps(self, koala: int, to: int, out: list[int]) -> None:
+        """K25: the koala, moving from a turtle, displaces one animal, never a koala nor one holding a
+        clamp grip, if that makes room."""
         size, animals = self.size[to], self.on[to]
         code = MOVE_CODES[KOALA][to] + 1
         for victim in animals:
-            if victim % 5 == KOALA or self.clamped(victim):
-                continue
             rest = [a for a in animals if a != victim]
-            if from_island:
-                room = fits(size, [*rest, koala])
-            else:
-                room = room_for(size, rest, KOALA, False)
-            if room:
+            if victim % 5 != KOALA and not self.clamped(victim) and room_for(size, rest, KOALA, False):
                 out.append(code + victim)
 
     def move(self, code: int) -> None:

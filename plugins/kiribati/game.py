@@ -87,7 +87,8 @@ class Kiribati(Game):
         return texts.describe(state, action)
 
     def aliases(self, state: State, action: Action) -> Sequence[str]:
-        """``turtle row 2`` for moving a turtle of row 2, whichever place it is at."""
+        """``turtle row 2`` for moving a turtle of row 2, whichever place it is at; the cards to keep
+        in any order."""
         return texts.aliases(action)
 
     def describe_chance(self, state: State, request: Request, outcome: Mapping[str, JSON]) -> str | None:

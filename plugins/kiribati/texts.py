@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from itertools import permutations
 
 from atoll import JSON, Action, State
 from atoll.plugins.kiribati.board import PLACES
@@ -62,7 +63,10 @@ def describe_chance(state: State, outcome: Mapping[str, JSON]) -> str | None:
 
 def aliases(action: Action) -> list[str]:
     """Other texts for ``action``: ``turtle row N`` for a turtle of row N (the parser refuses it,
-    naming the places, when two turtles of that row may move)."""
+    naming the places, when two turtles of that row may move), and a set of cards to keep in any
+    order (K5: a set is the same whichever card is named first)."""
+    if "secret" in action:
+        return ["keep " + " ".join(cards) for cards in permutations(action["secret"])]
     if action.get("do") == "turtle":
         return [f"turtle row {PLACES[action['at']][1] + 1}"]
     return []

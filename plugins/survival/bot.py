@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from atoll import Action, Game, Observation, State
 from atoll.plugins.survival.board import NEIGHBOURS
 from atoll.plugins.survival.meta import POINTS
-from atoll.plugins.survival.moves import predator_blocked, prey_steps
+from atoll.plugins.survival.moves import predator_blocked, predator_may_step, prey_steps
 from atoll.plugins.survival.obstacles import blocked_places, choices, walls
 from atoll.plugins.survival.state import occupants
 from atoll.plugins.survival.turn import apply_action, legal
@@ -234,7 +234,20 @@ class SurvivalBot:
                      "prey": [{a: p for a, p in prey.items() if s == seat or p not in path}
                               for s, prey in enumerate(state["prey"])]}
             scored.append((caught + HUNT_WEIGHT * hunt_value(moved, seat, end), self._rng.random(), path))
-        return max(scored)[2]
+        # S11: the path must leave the prey the steps they could take beside the predator
+        return next((path for *_, path in sorted(scored, reverse=True) if _walkable(state, seat, path)), [])
+
+
+def _walkable(state: State, seat: int, path: list[str]) -> bool:
+    """Whether the predator of ``seat`` may take ``path`` step by step from ``state`` (rule S11)."""
+    now = state
+    for place in path:
+        if not (now["phase"] == "move" and now["turn"] == seat):
+            return True  # the game ended with a catch
+        if not predator_may_step(now, place):
+            return False
+        now = apply_action(now, {"do": "step", "token": "predator", "to": place})
+    return True
 
 
 def _paths(start: str, blocked: set[str], most: int) -> Iterator[list[str]]:

@@ -22,9 +22,11 @@ import random
 from atoll import Action, Config, Results, State
 from atoll.fast import OVER, Draws, Position, Simulator
 from atoll.plugins.survival.board import FIXED, NEIGHBOURS, PLACES
-from atoll.plugins.survival.meta import ANIMALS, OBSTACLES, POINTS, ROUND_LIMIT
+from atoll.plugins.survival.meta import ANIMALS, OBSTACLES, POINTS, ROUND_LIMIT, SNAKE
 from atoll.plugins.survival.obstacles import layouts
 from atoll.plugins.survival.turn import corners, placer
+from atoll.plugins.survival.whole_move import PREDATOR as WHOLE_PREDATOR
+from atoll.plugins.survival.whole_move import Search, Witness
 
 #: The token number of a predator (prey are 0-4, their index in ANIMALS).
 PREDATOR = -1
@@ -87,13 +89,15 @@ class SurvivalSimulator(Simulator):
     """One game of Survival of the Fittest in play, places and tokens as ints, the dice rolled inline."""
 
     __slots__ = ("at", "clock", "dice", "draws", "first", "laid", "obstacle_due", "out", "phase", "points",
-                 "predator_left", "predators", "prey", "prey_left", "round", "seats", "touched", "turn",
-                 "unplaced", "walls")
+                 "predator_left", "predators", "prey", "prey_left", "round", "seats", "snake", "touched",
+                 "turn", "unplaced", "walls")
 
-    def __init__(self, seats: int, draws: Draws, first: int | None = None) -> None:
+    def __init__(self, seats: int, draws: Draws, first: int | None = None, snake: bool = False) -> None:
         """A game at its first placement: ``first`` is the seat drawn to start, drawn from ``draws``
-        (as the full API's first chance step) unless given."""
+        (as the full API's first chance step) unless given; ``snake``: the prey are placed in snake
+        order (S6)."""
         self.seats = seats
+        self.snake = snake
         self.draws = draws
         self.phase = _PLACE
         self.first = draws.die(seats) - 1 if first is None else first
@@ -121,7 +125,7 @@ class SurvivalSimulator(Simulator):
     def at_position(cls, config: Config, draws: Draws, start: Position) -> SurvivalSimulator:
         """A game at the decision ``start`` (nothing in Survival is hidden: the state says it all)."""
         state = start.state
-        sim = cls(config.seats, draws, state["first"])
+        sim = cls(config.seats, draws, state["first"], state["snake"])
         sim.phase = {"place": _PLACE, "assign": _ASSIGN, "move": _MOVE}[state["phase"]]
         sim.turn, sim.round, sim.clock = state["turn"], state["round"], state["clock"]
         sim.predators = [-1 if p is None else _INDEX[p] for p in state["predators"]]
@@ -150,8 +154,9 @@ class SurvivalSimulator(Simulator):
         steps, the prey's steps, then (on doubles) the obstacle layouts."""
         phase = self.phase
         if phase == _MOVE:
-            codes = [PREDATOR_STEP + p for p in self._predator_steps()]
-            codes += self._prey_steps()
+            predator, prey = self._steps()
+            codes = [PREDATOR_STEP + p for p in predator]
+            codes += prey
             if self.obstacle_due:
                 codes += self._obstacle_choices(first=False)
             return codes
@@ -201,7 +206,7 @@ class SurvivalSimulator(Simulator):
         twin = SurvivalSimulator.__new__(SurvivalSimulator)
         twin.seats, twin.draws = self.seats, draws or self.draws
         twin.phase, twin.turn, twin.round, twin.clock = self.phase, self.turn, self.round, self.clock
-        twin.first = self.first
+        twin.first, twin.snake = self.first, self.snake
         twin.predators = list(self.predators)
         twin.prey = [dict(prey) for prey in self.prey]
         twin.unplaced = [list(left) for left in self.unplaced]
@@ -242,8 +247,7 @@ class SurvivalSimulator(Simulator):
                 legal = self.legal()
                 self.apply(legal[randrange(len(legal))])
                 continue
-            predator = self._predator_steps()
-            prey = self._prey_steps()
+            predator, prey = self._steps()
             barred = {n: self._barred(n) for n in self._obstacles_to_lay()} if self.obstacle_due else {}
             layouts = sum(len(_LAYOUTS[n]) - len(b) for n, b in barred.items())
             pick = randrange(len(predator) + len(prey) + layouts)
@@ -268,14 +272,14 @@ class SurvivalSimulator(Simulator):
     # -- the rules ----------------------------------------------------------------------
 
     def _place(self, animal: int, place: int) -> None:
-        """S6: one prey at a time, in snake order; once all are placed the first turn begins."""
+        """S6: one prey at a time, in turn (or snake) order; once all are placed the first turn begins."""
         seat = self.turn
         self.prey[seat][animal] = place
         self.unplaced[seat].remove(animal)
         self.at[place] = (seat, animal)
         left = sum(len(u) for u in self.unplaced)
         if left:
-            self.turn = placer(self.seats, left, self.first)
+            self.turn = placer(self.seats, left, self.first, self.snake)
         elif self._begin_turn(self.first):
             self._after_move()
 
@@ -288,29 +292,52 @@ class SurvivalSimulator(Simulator):
     def _prey_blocked(self) -> set[int]:
         return self.walls | self.touched | _FIXED | self.at.keys()
 
-    def _predator_steps(self) -> list[int]:
-        """S8, S11: a step only if the predator can still go as far as it could before it."""
-        seat, left = self.turn, self.predator_left
+    def _steps(self) -> tuple[list[int], list[int]]:
+        """S8-S11: the places the predator may step to, and the prey's steps as codes: each step leaves
+        the predator as far to go as it could before it, and the prey beside it (as moves._Left)."""
+        seat = self.turn
         here = self.predators[seat]
-        if left <= 0 or here < 0:
-            return []
-        blocked = self._predator_blocked(seat)
-        blocked.add(here)
-        if left == 1:  # any open neighbour is a whole move: no path to search
-            return [n for n in _NEIGHBOURS[here] if n not in blocked]
+        pb = self._predator_blocked(seat)
+        left = self.predator_left if here >= 0 else 0
+        if left > 0:
+            pb.add(here)
         # S8, S11: the whole die if any path allows it, else as far as one does
-        can = next((k for k in range(left, 0, -1) if _has_path(here, blocked, {here}, k)), 0)
-        if can == 0:
-            return []
-        return [n for n in _NEIGHBOURS[here] if n not in blocked and _has_path(n, blocked, {n}, can - 1)]
-
-    def _prey_steps(self) -> list[int]:
-        """S9, S11: every prey of the seat to any open neighbour, as codes."""
-        if self.prey_left <= 0:
-            return []
-        blocked = self._prey_blocked()
-        return [PREY_STEP + _N * animal + n for animal, place in self.prey[self.turn].items()
-                for n in _NEIGHBOURS[place] if n not in blocked]
+        can = next((k for k in range(left, 0, -1) if _has_path(here, pb, {here}, k)), 0)
+        if can == 0 and self.prey_left <= 0:
+            return [], []
+        qb = self._prey_blocked()
+        start = here if here >= 0 else None
+        prey = list(self.prey[seat].values())
+        need, route = Search(_NEIGHBOURS, start, pb, prey, qb).most_prey(can, self.prey_left)
+        witness = Witness(route, _NEIGHBOURS, pb, qb, can)
+        predator: list[int] = []
+        if can:
+            at, prey_of = self.at, self.prey
+            for n in _NEIGHBOURS[here]:
+                if n in pb:
+                    continue
+                if witness.allows(WHOLE_PREDATOR, n):
+                    predator.append(n)
+                    continue
+                # S16: catching a player's last prey takes their predator off, freeing its place
+                victim = at.get(n)
+                last = victim is not None and len(prey_of[victim[0]]) == 1
+                freed = {self.predators[victim[0]]} if victim is not None and last else set()
+                search = Search(_NEIGHBOURS, n, (pb | {n}) - freed, prey, (qb | {n}) - freed)
+                if search.finish(can - 1, need) is not None:
+                    predator.append(n)
+        steps: list[int] = []
+        if need:
+            for i, (animal, place) in enumerate(self.prey[seat].items()):
+                for n in _NEIGHBOURS[place]:
+                    if n in qb:
+                        continue
+                    if not witness.allows(i, n):
+                        search = Search(_NEIGHBOURS, start, pb | {n}, [*prey[:i], n, *prey[i + 1:]], qb | {n})
+                        if search.finish(can, need - 1) is None:
+                            continue
+                    steps.append(PREY_STEP + _N * animal + n)
+        return predator, steps
 
     def _can_step(self) -> bool:
         """Whether a token of the seat still has a step (a token can go on exactly when a neighbour of
@@ -436,5 +463,5 @@ class SurvivalSimulator(Simulator):
 def simulator(config: Config, draws: Draws, start: Position | None = None) -> SurvivalSimulator:
     """Survival's simulator at set-up, or at ``start``."""
     if start is None:
-        return SurvivalSimulator(config.seats, draws)
+        return SurvivalSimulator(config.seats, draws, snake=config.variant == SNAKE)
     return SurvivalSimulator.at_position(config, draws, start)

@@ -9,8 +9,11 @@ INFO = GameInfo(
     "Survival of the Fittest",
     2,
     4,
+    variants=("standard", "snake"),
     summary="hunt the other players' prey with your predator and keep your own prey alive",
 )
+#: The variant in which prey are placed in snake order rather than in turn order (rule S6).
+SNAKE = "snake"
 
 #: Seat colours in seat order (they are the seats' names) and the letter that marks their tokens.
 COLOURS = ("red", "blue", "green", "yellow")

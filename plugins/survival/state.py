@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from atoll import Config, State
-from atoll.plugins.survival.meta import ANIMALS
+from atoll.plugins.survival.meta import ANIMALS, SNAKE
 
 
 def initial_state(config: Config) -> State:
@@ -17,6 +17,7 @@ def initial_state(config: Config) -> State:
         "seats": seats,
         "phase": "draw",                       # draw, place, roll, assign, move, over
         "first": None,                         # the seat drawn to start (S2): it places and moves first
+        "snake": config.variant == SNAKE,      # prey placed in snake order, not turn order (S6)
         "turn": 0,                             # the seat placing or on turn
         "round": 0,                            # rounds of turns begun (0 while placing)
         "clock": 0,                            # turns begun, for who kept prey longest (S18)

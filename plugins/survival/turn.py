@@ -34,7 +34,7 @@ from atoll.plugins.survival.moves import (
     predator_may_step,
     predator_steps,
     prey_may_step,
-    prey_steps,
+    steps,
 )
 from atoll.plugins.survival.obstacles import choices, footprint, may_lay, movable_places, walls
 from atoll.plugins.survival.state import in_game, occupants
@@ -70,8 +70,9 @@ def legal(state: State, seat: int) -> list[Action]:
         ]
     if state["phase"] == "assign":
         return [{"do": "assign", "predator": die} for die in sorted(set(state["dice"]), reverse=True)]
-    actions: list[Action] = [{"do": "step", "token": "predator", "to": p} for p in predator_steps(state)]
-    actions += [{"do": "step", "token": animal, "to": p} for animal, p in prey_steps(state)]
+    predator, prey = steps(state)
+    actions: list[Action] = [{"do": "step", "token": "predator", "to": p} for p in predator]
+    actions += [{"do": "step", "token": animal, "to": p} for animal, p in prey]
     if state["obstacle_due"]:
         actions += [{"do": "obstacle", "id": n, "at": at, "turn": t} for n, at, t, _ in choices(state)]
     return actions
@@ -138,7 +139,7 @@ def corners(seats: int, first: int) -> list[str]:
 
 
 def _place(state: State, action: Action) -> State:
-    """Rule S6: one prey at a time, anywhere free, in turn order."""
+    """Rule S6: one prey at a time, anywhere free, in turn order (or snake order)."""
     seat, animal, at = state["turn"], action.get("animal"), action.get("at")
     if animal not in state["unplaced"][seat]:
         raise IllegalAction(f"{COLOURS[seat]} has no {animal!r} left to place; left: "
@@ -152,17 +153,17 @@ def _place(state: State, action: Action) -> State:
     new = dict(state, prey=prey, unplaced=unplaced, at={**state["at"], at: [seat, animal]})
     if not any(unplaced):
         return _begin_turn(new, state["first"])
-    new["turn"] = placer(state["seats"], sum(len(u) for u in unplaced), state["first"])
+    new["turn"] = placer(state["seats"], sum(len(u) for u in unplaced), state["first"], state["snake"])
     return new
 
 
-def placer(seats: int, left: int, first: int) -> int:
-    """Who places the next prey when ``left`` prey are still to be placed (rule S6): in snake order,
-    from the seat drawn to start (``first``) round to the seat before it, then back, and so on (our
-    decision, for balance)."""
+def placer(seats: int, left: int, first: int, snake: bool) -> int:
+    """Who places the next prey when ``left`` prey are still to be placed (rule S6): in turn order
+    from the seat drawn to start (``first``); in the snake variant from it round to the seat before
+    it, then back, and so on."""
     done = seats * len(ANIMALS) - left
     rnd, pos = divmod(done, seats)
-    return (first + (pos if rnd % 2 == 0 else seats - 1 - pos)) % seats
+    return (first + (pos if rnd % 2 == 0 or not snake else seats - 1 - pos)) % seats
 
 
 def _assign(state: State, action: Action) -> State:

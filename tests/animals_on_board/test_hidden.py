@@ -82,3 +82,20 @@ def test_a21_a_whole_game_runs_on_the_mental_deck_and_re_checks() -> None:
     run(match, [RandomBot(seat) for seat in range(3)])
     record = finished(match)
     assert (record.seats, record.deck.card_count(), len(record.sealed_values())) == (3, 50, 6)
+
+
+def test_a19_tiles_beyond_ten_lie_face_up_for_everybody_to_see() -> None:
+    """A19: "place any tiles in excess of this number face up on the table in front of you": seat 0
+    takes four tiles onto an ark of eight; two of the zebras lie face up, seen by seat 1 and a
+    spectator on the board, while the face-down tile stays hidden on the ark (our decision)."""
+    eight = ["lion1", "lion2", "fox1", "fox2", "fox3", "tiger1", "tiger2", "panda1"]
+    state, known = table(seats=2, groups=[["zebra1", "zebra2", "zebra3", HIDDEN], ["elephant1"]],
+                         arks=[eight], crates=[5, 1])
+    after = GAME.apply(state, {"take": 1})
+    for seat, knows in ((1, known[1]), (None, {})):
+        seen = GAME.view(after, seat, knows)
+        assert seen["ark_sizes"][0] == 12
+        assert len(seen["face_up"][0]) == 2 and set(seen["face_up"][0]) < {"zebra1", "zebra2", "zebra3"}
+        assert seen["face_up"][1] == [] and "lion1" not in str(seen)
+        board = "".join(text for _, text in GAME.render(seen))
+        assert "face up: " + " ".join(seen["face_up"][0]) in board

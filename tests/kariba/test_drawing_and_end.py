@@ -1,10 +1,13 @@
-"""Kariba K11-K14: drawing back to five, a short pile, the end of the game and the score."""
+"""Kariba K11-K15: drawing back to five, a short pile, the end of the game, the score and a match."""
 
 from __future__ import annotations
 
 import pytest
 
 from atoll import End, IllegalAction, Results
+from atoll.bots.random_bot import RandomBot
+from atoll.engine import LocalResolver, Match, run
+from atoll.engine.series import Series
 from tests.kariba.scenario import GAME, hand, play, seat_to_move, set_hole, snapshot, start
 
 
@@ -90,3 +93,15 @@ def test_tied_players_share_the_win() -> None:
     set_hole(match, {6: 2})
     play(match, "play 5 rhino")
     assert match.results() == End(Results((2, 2, 1), (0, 1)))
+
+
+def test_k15_a_match_of_three_games_adds_each_players_cards_won() -> None:
+    """K15: "play three games and add the scores": three games with the same players, each player's
+    scores added up; the highest total wins the match."""
+    series = Series(3)
+    for seed in range(3):
+        match = Match(GAME, GAME.configure(3), LocalResolver(seed))
+        series = series.add(run(match, [RandomBot(seed * 10 + s) for s in range(3)]).results)
+    assert series.over
+    assert series.totals() == tuple(sum(r.scores[s] for r in series.played) for s in range(3))
+    assert max(series.totals()) == series.totals()[series.leaders()[0]]

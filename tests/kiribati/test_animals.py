@@ -153,10 +153,13 @@ def test_a_koala_never_displaces_a_koala_nor_a_clamped_animal() -> None:
     assert not [t for t in texts(state) if "bump" in t]
 
 
-def test_the_koala_displaces_from_the_island_too() -> None:
-    """K25 (our decision): a koala coming from the island may displace an animal on row 1."""
+def test_a_koala_from_the_island_enters_a_turtle_only_if_there_is_a_free_place() -> None:
+    """K25 with K20: the rulebook lets an animal come from the island "if there is a free place";
+    a koala displaces an animal only when it moves from a turtle, so a full row 1 keeps it ashore."""
     state = animals_step(variant="family", turtles={"c2r1": (1, ["blue kagu"])})
-    assert texts(state) == ["done", "koala c2r1 bump blue kagu"]
+    assert texts(state) == ["done"]
+    state = animals_step(variant="family", turtles={"c2r1": (1, ["blue kagu"]), "c3r1": (2, ["blue rabbit"])})
+    assert [t for t in texts(state) if t.startswith("koala")] == ["koala c3r1"]
 
 
 def test_a_kagu_stands_on_the_flooded_place_of_a_3_turtle() -> None:
@@ -224,13 +227,12 @@ def test_no_kagu_aboard_makes_room_for_an_animal_from_the_island() -> None:
     assert riders(act(state, "lizard c1r1"), "c1r1") == [*aboard, "red lizard"]
 
 
-def test_a_koala_from_the_island_bumps_only_an_animal_off_a_place_that_is_not_flooded() -> None:
-    """K25, K26: onto a 3-turtle carrying four, a koala from the island takes the place of an animal
-    it displaces, never the kagu on the flooded place."""
+def test_a_koala_from_the_island_does_not_displace_anyone_from_a_3_turtle_carrying_four() -> None:
+    """K25, K26: a 3-turtle carrying four (a kagu on its flooded place) has no free place, so
+    nothing comes from the island onto it, not even a koala."""
     aboard = ["blue rabbit", "blue kagu", "blue lizard", "blue monkey"]
     state = animals_step(variant="family", turtles={"c1r1": (3, aboard)})
-    bumps = [t for t in texts(state) if t.startswith("koala c1r1")]
-    assert bumps == [f"koala c1r1 bump blue {kind}" for kind in ("lizard", "monkey", "rabbit")]
+    assert not [t for t in texts(state) if t.startswith("koala c1r1")]
 
 
 def test_the_lizard_has_no_special_ability() -> None:

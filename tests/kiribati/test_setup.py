@@ -120,6 +120,17 @@ def test_each_player_secretly_keeps_four_of_six_cards() -> None:
     assert match.state["phase"] == "roll"
 
 
+def test_a_set_of_cards_to_keep_is_accepted_in_any_order() -> None:
+    """K5: four cards are one set whichever is named first: `keep shark clamp current feeding` keeps
+    the same set as `keep feeding current clamp shark`."""
+    match = Match(GAME, GAME.configure(2, "family"), RiggedResolver(picks=[4, 4]))
+    match.advance()
+    match.advance()
+    wanted = match.parse(0, "keep feeding current clamp shark")
+    assert match.parse(0, "keep shark clamp current feeding") == wanted
+    assert match.parse(0, "Keep  CLAMP shark feeding current") == wanted
+
+
 def test_the_children_keep_no_cards() -> None:
     """K5: action cards are for the family and professional variants only."""
     match = Match(GAME, GAME.configure(2, "children"), RiggedResolver(picks=[4, 4]))

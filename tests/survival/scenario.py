@@ -52,9 +52,10 @@ def position(
     return state
 
 
-def started(seats: int, first: int = 0) -> State:
+def started(seats: int, first: int = 0, variant: str = "standard") -> State:
     """A new game of ``seats`` players once the draw for who starts (rule S2) gave ``first``."""
-    return GAME.resolve(GAME.setup(GAME.configure(seats)), Roll(1, seats), {"values": [first + 1]})
+    state = GAME.setup(GAME.configure(seats, variant))
+    return GAME.resolve(state, Roll(1, seats), {"values": [first + 1]})
 
 
 def roll(state: State, a: int, b: int) -> State:

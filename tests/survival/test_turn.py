@@ -110,6 +110,44 @@ def test_s11_the_predator_never_stops_short_by_choice() -> None:
     assert moves_of(state, "predator") == ["a2", "b1"]
 
 
+def test_s11_prey_use_their_whole_die_where_a_full_move_exists() -> None:
+    """S11: "you cannot move less than the number shown on each dice": with 2 for the prey, the
+    impala may not step into the dead end a1 (blue's tokens on b1 and b2) while a3 and b3 lead on."""
+    tokens = {"d8": "red predator", "a2": "red impala", "b1": "blue zebra", "b2": "blue kudu",
+              "k11": "blue predator"}
+    state = act(roll(position(tokens), 1, 2), "predator 1 prey 2")
+    assert moves_of(state, "impala") == ["a3", "b3"]
+    with pytest.raises(IllegalAction, match="cannot step to 'a1'"):
+        GAME.apply(state, {"do": "step", "token": "impala", "to": "a1"})
+    state = act(state, "impala a3")
+    assert "impala a2" not in texts(state) and moves_of(state, "impala")
+
+
+def test_s11_mixing_steps_never_stops_the_predator_short() -> None:
+    """S9, S11: red's predator on a1 needs a2 for its 2 (its own prey stand on b1 and b2), so the
+    zebra may not step onto a2 first and leave the predator stuck; its other steps stay open."""
+    tokens = {"a1": "red predator", "b1": "red impala", "b2": "red zebra",
+              "k11": "blue predator", "e2": "blue zebra"}
+    state = act(roll(position(tokens), 2, 1), "predator 2 prey 1")
+    assert moves_of(state, "zebra") == ["b3", "c2"]
+    assert moves_of(state, "predator") == ["a2"]
+    with pytest.raises(IllegalAction, match="cannot step to 'a2'"):
+        GAME.apply(state, {"do": "step", "token": "zebra", "to": "a2"})
+    state = act(state, "zebra c2", "predator a2", "predator a3")
+    assert (state["phase"], state["turn"]) == ("roll", 1)
+
+
+def test_s11_when_both_dice_cannot_be_used_in_full_the_predator_goes_first() -> None:
+    """S11 (our decision): the predator on a1 and the impala on a3 both need a2 (a log covers b1 and
+    b2, a donga a4, b4 and b3): the predator takes it and the impala stays."""
+    tokens = {"a1": "red predator", "a3": "red impala", "k11": "blue predator", "e2": "blue zebra"}
+    state = position(tokens, obstacles={1: ("b1", 2), 4: ("b4", 3)})
+    state = act(roll(state, 1, 2), "predator 1 prey 2")
+    assert texts(state) == ["predator a2"]
+    state = act(state, "predator a2")
+    assert (state["phase"], state["turn"]) == ("roll", 1)
+
+
 def test_s11_prey_that_cannot_step_end_the_prey_move() -> None:
     """S11: a prey boxed in by other tokens does not move; the turn ends after the predator."""
     tokens = {"d8": "red predator", "a1": "red impala", "k11": "blue predator", "b1": "blue zebra",

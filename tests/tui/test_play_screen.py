@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import datetime
 from pathlib import Path
 
@@ -9,10 +10,12 @@ import pytest
 
 from atoll.cli import cmd_play
 from atoll.cli.main import build_parser
+from atoll.client.local_table import LocalTable
 from atoll.client.saves import read_save, remembered_name
 from atoll.errors import AtollError
-from atoll.tui.screen import Ending, ScreenResult
-from tests.tui.driver import CTRL_C, SizedOutput, pipe, registry
+from atoll.tui.palette import plain
+from atoll.tui.screen import Ending, ScreenResult, TableScreen
+from tests.tui.driver import CTRL_C, ENTER, Moves, SizedOutput, drive, first_legal, pipe, registry
 
 WHEN = datetime(2026, 1, 2, 3, 4, 5)
 
@@ -57,3 +60,47 @@ def test_resume_without_a_file_takes_the_newest_unfinished_game(tmp_path: Path) 
 def test_resume_with_nothing_saved_says_how_to_start(tmp_path: Path) -> None:
     with pytest.raises(AtollError, match="no unfinished game is saved; start one with: atoll play GAME"):
         play(["--resume"], "", tmp_path)
+
+
+def test_a_match_of_two_games_adds_the_scores_on_the_result_screen(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """`atoll play GAME --match 2`: after the first game the result screen shows the totals so far and
+    `r` plays the second; after it, the totals of both games and who won the match."""
+    shown: list[str] = []
+    finished: list[tuple[int, ...]] = []
+    real_run = TableScreen.run
+
+    def moves(table: LocalTable, screen: TableScreen) -> str | None:
+        if table.waiting().over:
+            shown.append(plain(screen._log_text()))
+            results = table.results()
+            assert results is not None
+            finished.append(results.scores)
+            return "r" if len(finished) == 1 else ENTER
+        return first_legal(table, screen)
+
+    with pipe() as keys:
+        async def driven(screen: TableScreen) -> ScreenResult:
+            return await drive(screen, keys, Moves(moves), task=asyncio.ensure_future(real_run(screen)))
+
+        monkeypatch.setattr(TableScreen, "run", driven)
+        args = build_parser(["play"]).parse_args(["play", "kariba", "--seed", "2", "--bots", "random",
+                                                  "--match", "2"])
+        result = cmd_play.play_screen(args, registry(), input=keys, output=SizedOutput(),
+                                      env={"XDG_DATA_HOME": str(tmp_path)}, clock=lambda: WHEN, pace=0)
+    assert result.ending is Ending.FINISHED and len(finished) == 2
+    first, second = finished
+    after_one, after_two = (" ".join(text.split()) for text in shown)  # as read, wrapping aside
+    assert "match: game 1 of 2 played" in after_one
+    assert f"game 1: seat 0 {first[0]}, seat 1 {first[1]}" in after_one
+    totals = [a + b for a, b in zip(first, second, strict=True)]
+    assert "match over after 2 games:" in after_two
+    assert f"(totals: seat 0 {totals[0]}, seat 1 {totals[1]})" in after_two
+    assert "match over after 2 games:" in capsys.readouterr().out
+
+
+def test_a_match_is_not_resumed(tmp_path: Path) -> None:
+    """--match starts a new match: with --resume it is refused, saying why."""
+    args = build_parser(["play"]).parse_args(["play", "--resume", "--match", "3"])
+    with pytest.raises(AtollError, match="--match starts a new match"):
+        cmd_play.run(args)
