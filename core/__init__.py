@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from atoll.game import Fragments, Game
     from atoll.hookspecs import hookimpl
     from atoll.jsondata import JSON, clone
+    from atoll.scoresheet import ScoreLine, ScoreSheet, places_by
     from atoll.tensors import Tensors
     from atoll.types import (
         Action,
@@ -73,6 +74,9 @@ _HOMES: dict[str, str] = {
     "Results": "atoll.types",
     "Reveal": "atoll.chance",
     "Roll": "atoll.chance",
+    "ScoreLine": "atoll.scoresheet",
+    "ScoreSheet": "atoll.scoresheet",
+    "places_by": "atoll.scoresheet",
     "Shuffle": "atoll.chance",
     "State": "atoll.types",
     "Step": "atoll.types",
@@ -123,6 +127,8 @@ __all__ = [
     "Results",
     "Reveal",
     "Roll",
+    "ScoreLine",
+    "ScoreSheet",
     "Shuffle",
     "State",
     "Step",
@@ -130,4 +136,5 @@ __all__ = [
     "UnknownAction",
     "clone",
     "hookimpl",
+    "places_by",
 ]

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, ClassVar
 from atoll.chance import Request
 from atoll.errors import IllegalAction
 from atoll.jsondata import JSON
+from atoll.scoresheet import ScoreSheet
 from atoll.types import Action, Config, GameInfo, Knowledge, State, Step
 
 if TYPE_CHECKING:  # the fast path is optional: a game that offers none never imports it
@@ -170,7 +171,9 @@ class Game(abc.ABC):
         """Names of the seats (colours, for instance) in seat order."""
         return [f"seat {i}" for i in range(config.seats)]
 
-    # -- help for the players (optional: the client has generic words when these are absent) --
+    # -- the game's own texts (optional: the client has generic words when these are absent) --
+    # Every word a player reads about the game comes from here; docs/plugin-guide.md ("The game's own
+    # texts") says where the client shows each one.
 
     def explain_illegal(self, state: State, seat: int, known: Knowledge, text: str) -> str | None:
         """Why ``text`` is not a legal action of ``seat`` now, in the game's own words
@@ -203,13 +206,21 @@ class Game(abc.ABC):
         screen and beside any action whose text names them. None by default."""
         return ()
 
-    def score_details(self, state: State) -> Sequence[str]:
-        """How the scores of a finished game were counted, one line each (``"red: 3 animals on the
-        mainland, 2 points each = 6"``), for the result screen. Public words only. None by default:
-        the client shows the scores and the winners."""
-        return ()
+    def score_sheet(self, state: State) -> ScoreSheet | None:
+        """How the scores of a finished ``state`` were counted, for the result screen: each seat's
+        points part by part as the rulebook counts them, every place, and the tie-break used
+        (:class:`~atoll.scoresheet.ScoreSheet`). Public facts only; the client names the seats. ``None``
+        (the default): the client shows the scores and ranks the seats by them, winners first."""
+        return None
 
     def legend(self, config: Config) -> Sequence[tuple[str, str]]:
         """What the symbols of :meth:`render` mean, as ``(symbol, meaning)`` pairs (``("~", "a flooded
         place")``). None by default."""
+        return ()
+
+    def owned_pieces(self, view: Mapping[str, JSON]) -> Sequence[tuple[int, str]]:
+        """The pieces :meth:`render` draws for ``view`` that belong to a seat, as ``(owner seat, the text
+        that draws the piece)`` pairs (``(0, "R1")`` for red's rabbit). Without colour a person tells
+        owners apart by that text alone, so the conformance kit checks that each text is on the drawing
+        and never stands for two owners' pieces. None by default (a board with no owned pieces)."""
         return ()

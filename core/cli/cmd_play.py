@@ -38,8 +38,10 @@ HELP = "play a game in this terminal against bots, or with friends at one keyboa
 
 #: Seeds offered when none is given: small enough to read out and type again.
 SEED_RANGE = 1_000_000_000
-#: Seconds to pause after each bot move in the full-screen client, so people can follow the game.
-BOT_PACE = 0.3
+#: Seconds to pause after each bot move in the full-screen client, so people can follow the game:
+#: long enough to see each move land on the board, short enough that a Kiribati round of three bots
+#: (about six moves each) takes some ten seconds (``--bot-delay``).
+BOT_DELAY = 0.5
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -66,6 +68,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--plain", action="store_true",
                         help="play line by line instead of full screen (as when TERM=dumb or piped)")
     parser.add_argument("--ascii", action="store_true", help="draw seat marks with ASCII only")
+    parser.add_argument("--bot-delay", type=_seconds, default=BOT_DELAY, metavar="SECONDS",
+                        help=f"pause after each bot move, to follow it (default: {BOT_DELAY}; 0: none)")
+
+
+def _seconds(text: str) -> float:
+    """A pause in seconds: a number from 0 to 60."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds (try 0.5)") from None
+    if not 0 <= value <= 60:
+        raise argparse.ArgumentTypeError(f"{text} seconds is not between 0 and 60")
+    return value
 
 
 def run(args: argparse.Namespace) -> int:
@@ -111,9 +126,8 @@ def play_screen(
     output: Output | None = None,
     env: Mapping[str, str] | None = None,
     clock: Callable[[], datetime] = datetime.now,
-    pace: float = BOT_PACE,
 ) -> ScreenResult:
-    """Play full screen; ``input``, ``output``, ``env``, ``clock`` and ``pace`` are for tests.
+    """Play full screen; ``input``, ``output``, ``env`` and ``clock`` are for tests.
     Prints, once the screen is gone, the result and how to resume or replay the game."""
     import asyncio
 
@@ -124,6 +138,7 @@ def play_screen(
 
     if args.name:
         remember_name(args.name, env)
+    pace = args.bot_delay
     table, held = _open_table(args, found, remembered_name(env), env, clock, pace)
     encoding = (getattr(sys.stdout, "encoding", "") or "").lower()
     look = Look(unicode=not args.ascii and encoding.startswith("utf"), palette=True)

@@ -23,6 +23,7 @@ from atoll.errors import AtollError, CorruptSave, Fault
 from atoll.faultlog import record_fault
 from atoll.game import Fragments, Game
 from atoll.jsondata import JSON, canonical
+from atoll.scoresheet import ScoreSheet
 from atoll.types import Action, Chance, Config, Decision, End, Results
 
 #: How many steps chance may take in a row before the game is called stuck.
@@ -35,7 +36,8 @@ class LocalTable:
     ``labels`` says what each bot is (``"random bot"``), ``names`` the people's
     own names. ``save_path`` is rewritten after every move (atomically), so an
     interrupted game can be resumed; ``None`` keeps it in memory only.
-    ``pace`` is a pause in seconds after each bot move, so people can follow.
+    ``pace`` is a pause in seconds after each bot move that another bot or chance follows, so people
+    can follow the game (``atoll play --bot-delay``).
     """
 
     def __init__(
@@ -203,11 +205,11 @@ class LocalTable:
         end = self.match.results()
         return end.results if end is not None else None
 
-    def score_details(self) -> Sequence[str]:
+    def score_sheet(self) -> ScoreSheet | None:
         """How the game counted the scores, once it is over."""
         if self.match.results() is None:
-            return []
-        return list(self.game.score_details(self.match.state))
+            return None
+        return self.game.score_sheet(self.match.state)
 
     def problem(self) -> str | None:
         """Why the game stopped early, if it did."""
@@ -348,8 +350,13 @@ class LocalTable:
             raise AtollError(f"the bot at {name} chose {action!r}, which failed: {exc}") from exc
         self.autosave()
         changed()
-        if self.pace:
+        if self.pace and not self._person_next():
             await asyncio.sleep(self.pace)
+
+    def _person_next(self) -> bool:
+        """Whether a person here decides next: no pause is needed for them to see the bot's move."""
+        step = self.match.step()
+        return isinstance(step, Decision) and step.seat in self._humans
 
     # -- saving ---------------------------------------------------------------------
 

@@ -23,6 +23,7 @@ TOPICS: dict[str, tuple[str, str]] = {
 #: Commands besides the help topics.
 COMMANDS: dict[str, tuple[str, str]] = {
     "undo": ("F6", "take back your latest move (local games)"),
+    "result": ("F7", "after the game: the result, or the board again"),
     "quit": ("Ctrl-C", "leave the game (asks first; a local game is saved to resume)"),
 }
 WIDTH = 76

@@ -15,11 +15,12 @@ from atoll import (
     GameInfo,
     Knowledge,
     Request,
+    ScoreSheet,
     State,
     Step,
     Tensors,
 )
-from atoll.plugins.kariba import rules, texts
+from atoll.plugins.kariba import explain, rules, texts
 from atoll.plugins.kariba.render import render as render_view
 from atoll.plugins.kariba.view import view as seat_view
 
@@ -73,11 +74,36 @@ class Kariba(Game):
 
     def describe_log(self, state: State, seat: int, action: Action) -> str:
         """A log line naming the cards played and the cards won."""
-        return texts.describe_log(state, seat, action, f"seat {seat}")
+        return texts.describe_log(state, seat, action, texts.seat_name(seat))
 
     def describe_chance(self, state: State, request: Request, outcome: Mapping[str, JSON]) -> str | None:
-        """``the face-up row now shows mouse, mouse, leopard``, ``seat 2 draws a card from the pile``."""
-        return texts.describe_chance(state, request, outcome, [f"seat {s}" for s in range(state["seats"])])
+        """``the face-up row now shows mouse, mouse, leopard``, ``player 3 draws a card from the pile``."""
+        names = [texts.seat_name(s) for s in range(state["seats"])]
+        return texts.describe_chance(state, request, outcome, names)
+
+    def seat_names(self, config: Config) -> Sequence[str]:
+        """``player 1`` to ``player 4``: the numbers the client's seat marks carry."""
+        return [texts.seat_name(seat) for seat in range(config.seats)]
+
+    def rules_summary(self, config: Config) -> str:
+        """Enough of the rules for a first game of the variant."""
+        return explain.rules_summary(config)
+
+    def glossary(self, config: Config) -> Sequence[tuple[str, str]]:
+        """The eight animals and what a crowd of each chases."""
+        return explain.glossary(config)
+
+    def legend(self, config: Config) -> Sequence[tuple[str, str]]:
+        """What the board shows."""
+        return explain.legend(config)
+
+    def decision_prompt(self, state: State, seat: int) -> str | None:
+        """Playing cards, or (experienced) drawing."""
+        return explain.decision_prompt(state, seat)
+
+    def score_sheet(self, state: State) -> ScoreSheet:
+        """Cards won, the most win (K14)."""
+        return explain.score_sheet(state)
 
     def simulator(self, config: Config, draws: Draws, start: Position | None = None) -> Simulator | None:
         """The fast path: :mod:`atoll.plugins.kariba.fast`, imported only when a bot or a simulation asks."""

@@ -54,7 +54,8 @@ def test_the_end_shows_the_scores_the_winner_and_where_the_game_was_saved(
     model: GameModel, tmp_path: Path
 ) -> None:
     result = play(model, WHOLE_GAME, tmp_path)
-    assert result.transcript[-5:-2] == ("the game is over", *model.result_lines())
+    said = model.result_lines()
+    assert result.transcript[-3 - len(said):-2] == ("the game is over", *said)
     assert result.transcript[-1] == f"replay it with: atoll replay {tmp_path / 'game.jsonl'}"
 
 

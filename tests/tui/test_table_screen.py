@@ -13,11 +13,14 @@ import pytest
 from atoll.bots.random_bot import RandomBot
 from atoll.client.local import new_local_table, rematch_table, resume_local_table
 from atoll.client.local_table import LocalTable
+from atoll.client.news import runs
+from atoll.client.results import headline
 from atoll.game import Fragments
 from atoll.jsondata import JSON
+from atoll.scoresheet import ScoreSheet, places_by, sheet
 from atoll.tui.palette import plain
 from atoll.tui.screen import Ending, TableScreen, highlight_changes
-from atoll.types import Config, State
+from atoll.types import Config, End, State
 from tests.games import highcard
 from tests.tui.driver import (
     CTRL_C,
@@ -320,10 +323,33 @@ def test_the_log_pane_breaks_long_lines_between_words() -> None:
     assert max(len(line) for line in shown) <= 80
     results = source.results()
     assert results is not None
-    said = [line.seen_by(0) for line in source.log()]
-    said += [screen._result_line(results.scores, results.winners), *source.score_details()]
+    names = [line.name for line in source.seats()]
+    said = [run.line(names) for run in runs(source.log(), names, 0)]
+    said.append(headline(results, screen._people()))
     words = [word for line in said for word in line.split()]
     assert [word for line in shown for word in line.split()][-30:] == words[-30:]  # no word cut in two
+
+
+def test_the_log_pane_sums_up_what_happened_since_your_last_move_a_line_a_seat() -> None:
+    source = table("kiribati", variant="family", seats=4)
+
+    async def scenario() -> list[str]:
+        with pipe() as keys:
+            screen = TableScreen(source, input=keys, output=SizedOutput(24, 80))
+            task = start(screen)
+            await wait_for(lambda: my_turn(screen))
+            keys.send_text(source.texts(0)[0] + ENTER)  # the secret choice of cards
+            await wait_for(lambda: my_turn(screen) and "choose a die" in source.waiting().text)
+            shown = plain(screen._log_text()).rstrip("\n").split("\n")
+            keys.send_text(CTRL_C + "y")
+            await task
+        return shown
+
+    shown = asyncio.run(scenario())
+    since = shown.index("since your last move:")
+    assert [line.split(":")[0] for line in shown[since + 1:]] == ["blue", "green", "yellow", "red"]
+    assert shown[since + 1] == "blue: made a secret choice"
+    assert shown[-1].startswith("red: rolls ")
 
 
 @pytest.mark.parametrize(("game", "variant", "seats"), [
@@ -419,18 +445,22 @@ def test_a_board_the_game_cannot_draw_is_named_and_the_table_stays() -> None:
 class CountedHighCard(highcard.HighCard):
     """High Card that says how it counted the scores."""
 
-    def score_details(self, state: State) -> Sequence[str]:
-        return ["the higher card wins the pot"]
+    def score_sheet(self, state: State) -> ScoreSheet:
+        end = highcard.HighCard().next(state)
+        assert isinstance(end, End)
+        scores = end.results.scores
+        parts = [[("the card played", score)] for score in scores]
+        return sheet(parts, places_by(2, lambda seat: scores[seat]), "the higher card wins the pot")
 
 
 def test_the_result_screen_says_how_the_scores_were_counted_and_offers_a_rematch() -> None:
     game = CountedHighCard()
-    source = LocalTable(game, game.configure(2), 5, humans=[0], bots={1: RandomBot(1)})
+    source = LocalTable(game, game.configure(2), 5, humans=[0], bots={1: RandomBot(1)}, names={0: "Ann"})
     shown: list[str] = []
 
     def moves(table: LocalTable, screen: TableScreen) -> str | None:
         if table.waiting().over:
-            shown.append("".join(text for _, text in screen._log_text()))
+            shown.append("".join(text for _, text in screen._results_text()))
             return "r"
         return first_legal(table, screen)
 
@@ -438,8 +468,9 @@ def test_the_result_screen_says_how_the_scores_were_counted_and_offers_a_rematch
         screen = TableScreen(source, input=keys, output=SizedOutput())
         result = asyncio.run(drive(screen, keys, Moves(moves)))
     assert result.ending is Ending.REMATCH
-    assert "game over:" in shown[0] and "  the higher card wins the pot\n" in shown[0]
-    assert "  the higher card wins the pot" in result.lines
+    assert "game over:" in shown[0] and "seat 0 (Ann): " in shown[0] and "= the card played " in shown[0]
+    assert "ties: the higher card wins the pot" in shown[0]
+    assert "ties: the higher card wins the pot" in result.lines
 
 
 def test_a_rematch_seats_the_same_people_and_bots_with_new_chance() -> None:
@@ -447,7 +478,7 @@ def test_a_rematch_seats_the_same_people_and_bots_with_new_chance() -> None:
     again = rematch_table(registry(), source, seed=4, save_path=None)
     assert (again.game, again.config, again.seed) == (source.game, source.config, 4)
     who = [(line.name, line.who) for line in again.seats()]
-    assert who == [("seat 0", "Ann"), ("seat 1", "random bot"), ("seat 2", "random bot")]
+    assert who == [("player 1", "Ann"), ("player 2", "random bot"), ("player 3", "random bot")]
 
 
 def test_the_board_lines_changed_since_your_move_are_marked() -> None:

@@ -63,6 +63,8 @@ class Terminal:
 
 def start(tmp_path: Path, *args: str, command_name: str = "play") -> Iterator[Terminal]:
     term = Terminal(f"atoll-test-{uuid.uuid4().hex[:12]}")
+    if command_name == "play" and "--bot-delay" not in args:
+        args = ("--bot-delay", "0", *args)  # bots at full speed, unless a test looks at the pacing
     command = shlex.join(["env", f"ATOLL_HOME={tmp_path / 'atoll'}", sys.executable, "-m", "atoll.cli.main",
                           command_name, *args]) + "; sleep 120"
     try:
