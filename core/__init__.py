@@ -25,6 +25,7 @@ if TYPE_CHECKING:
         UnknownAction,
     )
     from atoll.game import Fragments, Game
+    from atoll.guide import Guide
     from atoll.hookspecs import hookimpl
     from atoll.jsondata import JSON, clone
     from atoll.scoresheet import ScoreLine, ScoreSheet, places_by
@@ -59,6 +60,7 @@ _HOMES: dict[str, str] = {
     "Fragments": "atoll.game",
     "Game": "atoll.game",
     "GameInfo": "atoll.types",
+    "Guide": "atoll.guide",
     "hookimpl": "atoll.hookspecs",
     "IllegalAction": "atoll.errors",
     "JSON": "atoll.jsondata",
@@ -114,6 +116,7 @@ __all__ = [
     "Fragments",
     "Game",
     "GameInfo",
+    "Guide",
     "IllegalAction",
     "Kind",
     "Knowledge",

@@ -14,6 +14,9 @@ from atoll.types import Decision, End
 if TYPE_CHECKING:
     from atoll.testing.conformance import Moment, Playout
 
+#: The longest decision prompt: the status line (`` your turn (yellow): `` and the prompt) is one line
+#: of an 80-column terminal, never wrapped.
+PROMPT_WIDTH = 56
 # How many moments the owner-marks check draws (spread evenly, first and last included).
 _OWNER_MOMENTS = 24
 
@@ -21,7 +24,7 @@ _OWNER_MOMENTS = 24
 def check_texts(playout: Playout) -> None:
     """The texts the game declares are well formed: a rules summary is text; glossary and legend
     entries are pairs of non-empty strings with distinct names; every decision's prompt is ``None``
-    or one non-empty line."""
+    or one non-empty line of at most :data:`PROMPT_WIDTH` characters."""
     game, config = playout.game, playout.config
     summary = game.rules_summary(config)
     if not isinstance(summary, str):
@@ -31,9 +34,10 @@ def check_texts(playout: Playout) -> None:
     for m in playout.decisions:
         assert isinstance(m.step, Decision)
         asked = game.decision_prompt(m.state, m.step.seat)
-        if asked is not None and (not isinstance(asked, str) or not asked.strip() or "\n" in asked):
-            raise playout.fail("texts", f"decision_prompt gave {asked!r}; give one line of text or None",
-                               m.index)
+        if asked is not None and (not isinstance(asked, str) or not asked.strip() or "\n" in asked
+                                  or len(asked) > PROMPT_WIDTH):
+            raise playout.fail("texts", f"decision_prompt gave {asked!r}; give one line of text of at most "
+                               f"{PROMPT_WIDTH} characters, or None", m.index)
 
 
 def _check_pairs(playout: Playout, hook: str, pairs: Sequence[tuple[str, str]]) -> None:

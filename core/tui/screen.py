@@ -45,7 +45,7 @@ from atoll.client.source import Refused, TableSource, Waiting
 from atoll.engine.match import normal_text
 from atoll.errors import AtollError
 from atoll.game import Fragments
-from atoll.tui.completion import ActionCompleter
+from atoll.tui.completion import CHAT_MARKS, ActionCompleter
 from atoll.tui.fragments import drop_lines, highlight_changes
 from atoll.tui.help import (
     COMMANDS,
@@ -82,8 +82,6 @@ STYLE = Style.from_dict({
     "changed": "bg:#3a3a3a",
     "chat": "italic",
 })
-#: What begins table talk at the prompt.
-CHAT_MARKS = ("'", '"', "/say ")
 
 
 class Ending(enum.Enum):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from atoll import Config, ScoreSheet, State, places_by
+from atoll import Config, Guide, ScoreSheet, State, places_by
 from atoll.plugins.animals_on_board.meta import FACE_UP, FULL, HERD_POINTS, MOST_CRATES, SPECIES, species_of
 from atoll.plugins.animals_on_board.scoring import species_on_board
 from atoll.scoresheet import sheet
@@ -73,13 +73,12 @@ def decision_prompt(state: State, seat: int) -> str | None:
     """What ``seat`` decides now, in one line."""
     phase = state["phase"]
     if phase == "keep":
-        return "keep one of your three tiles face down on your ark; the others go to the centre"
+        return "keep 1 of your 3 tiles face down on your ark"
     if phase == "play":
-        crates = state["crates"][seat]
-        return f"split a group (+1 crate) or take one (a crate a tile; you have {crates})"
+        return "split a group (+1 crate) or take one (1 crate a tile)"
     if phase == "cut":
         extra = len(state["arks"][seat]) - FULL
-        return f"your ark holds {extra} tile{'' if extra == 1 else 's'} too many: choose which to discard"
+        return f"{extra} tile{'' if extra == 1 else 's'} too many on your ark: discard them"
     return None
 
 
@@ -102,3 +101,13 @@ def score_sheet(state: State) -> ScoreSheet:
     places = places_by(state["seats"], lambda seat: (scores[seat], kinds[seat]))
     return sheet(parts, places, "on equal points, more different species on the ark; then shared",
                  [f"{count} species on board" for count in kinds])
+
+
+class AnimalsOnBoardGuide(Guide):
+    """Animals on Board's texts for its players: the functions of this module."""
+
+    rules_summary = staticmethod(rules_summary)
+    glossary = staticmethod(glossary)
+    legend = staticmethod(legend)
+    decision_prompt = staticmethod(decision_prompt)
+    score_sheet = staticmethod(score_sheet)

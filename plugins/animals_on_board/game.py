@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from math import comb
 from typing import TYPE_CHECKING
 
-from atoll import JSON, Action, Config, Fragments, Game, Knowledge, Request, ScoreSheet, State, Step
+from atoll import JSON, Action, Config, Fragments, Game, Knowledge, Request, State, Step
 from atoll.plugins.animals_on_board import actions, explain, rules, texts
 from atoll.plugins.animals_on_board.meta import FACE_UP, FULL, INFO, MOST_CRATES, removed_option
 from atoll.plugins.animals_on_board.render import render as render_view
@@ -26,6 +26,7 @@ class AnimalsOnBoard(Game):
     """
 
     info = INFO
+    guide = explain.AnimalsOnBoardGuide()
 
     def configure(
         self,
@@ -86,26 +87,6 @@ class AnimalsOnBoard(Game):
     def seat_names(self, config: Config) -> Sequence[str]:
         """``player 1`` to ``player 4``: the numbers the client's seat marks carry."""
         return [texts.seat_name(seat) for seat in range(config.seats)]
-
-    def rules_summary(self, config: Config) -> str:
-        """Enough of the rules for a first game."""
-        return explain.rules_summary(config)
-
-    def glossary(self, config: Config) -> Sequence[tuple[str, str]]:
-        """Tiles, singles, herds, pairs, crates and the words of a turn."""
-        return explain.glossary(config)
-
-    def legend(self, config: Config) -> Sequence[tuple[str, str]]:
-        """What the board shows."""
-        return explain.legend(config)
-
-    def decision_prompt(self, state: State, seat: int) -> str | None:
-        """Keeping a tile, splitting or taking, or cutting the ark."""
-        return explain.decision_prompt(state, seat)
-
-    def score_sheet(self, state: State) -> ScoreSheet:
-        """Singles, herds and crates (A25), ties by species on board (A26)."""
-        return explain.score_sheet(state)
 
     def simulator(self, config: Config, draws: Draws, start: Position | None = None) -> Simulator | None:
         """The fast path: :mod:`atoll.plugins.animals_on_board.fast`, imported only when a bot or a

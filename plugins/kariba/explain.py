@@ -4,7 +4,7 @@ rules page, docs/rules/kariba.md; no rule is decided here."""
 
 from __future__ import annotations
 
-from atoll import Config, ScoreSheet, State, places_by
+from atoll import Config, Guide, ScoreSheet, State, places_by
 from atoll.plugins.kariba import rules
 from atoll.plugins.kariba.texts import name
 from atoll.scoresheet import sheet
@@ -67,9 +67,9 @@ def legend(config: Config) -> list[tuple[str, str]]:
 def decision_prompt(state: State, seat: int) -> str | None:
     """What ``seat`` decides now, in one line."""
     if state["phase"] == "play":
-        return "play cards of one animal; 3 or more at its place chase the next weaker animal"
+        return "play cards of one animal; 3+ there chase the next weaker"
     if state["phase"] == "draw":
-        return "draw up to five cards: the pile's top card (draw pile) or a face-up one"
+        return "draw to five: the pile (draw pile) or a face-up card"
     return None
 
 
@@ -79,3 +79,13 @@ def score_sheet(state: State) -> ScoreSheet:
     parts = [[("cards won", int(count))] for count in won]
     return sheet(parts, places_by(state["seats"], lambda seat: won[seat]),
                  "equal cards won share the place (the win too)")
+
+
+class KaribaGuide(Guide):
+    """Kariba's texts for its players: the functions of this module."""
+
+    rules_summary = staticmethod(rules_summary)
+    glossary = staticmethod(glossary)
+    legend = staticmethod(legend)
+    decision_prompt = staticmethod(decision_prompt)
+    score_sheet = staticmethod(score_sheet)

@@ -15,7 +15,6 @@ from atoll import (
     GameInfo,
     Knowledge,
     Request,
-    ScoreSheet,
     State,
     Step,
     Tensors,
@@ -35,6 +34,7 @@ class Kariba(Game):
         "kariba", "Kariba", rules.MIN_SEATS, rules.MAX_SEATS, ("standard", "experienced"),
         summary="play animals to the waterhole; three or more chase the next weaker animal away",
     )
+    guide = explain.KaribaGuide()
 
     def setup(self, config: Config) -> State:
         """The state before the shuffle."""
@@ -84,26 +84,6 @@ class Kariba(Game):
     def seat_names(self, config: Config) -> Sequence[str]:
         """``player 1`` to ``player 4``: the numbers the client's seat marks carry."""
         return [texts.seat_name(seat) for seat in range(config.seats)]
-
-    def rules_summary(self, config: Config) -> str:
-        """Enough of the rules for a first game of the variant."""
-        return explain.rules_summary(config)
-
-    def glossary(self, config: Config) -> Sequence[tuple[str, str]]:
-        """The eight animals and what a crowd of each chases."""
-        return explain.glossary(config)
-
-    def legend(self, config: Config) -> Sequence[tuple[str, str]]:
-        """What the board shows."""
-        return explain.legend(config)
-
-    def decision_prompt(self, state: State, seat: int) -> str | None:
-        """Playing cards, or (experienced) drawing."""
-        return explain.decision_prompt(state, seat)
-
-    def score_sheet(self, state: State) -> ScoreSheet:
-        """Cards won, the most win (K14)."""
-        return explain.score_sheet(state)
 
     def simulator(self, config: Config, draws: Draws, start: Position | None = None) -> Simulator | None:
         """The fast path: :mod:`atoll.plugins.kariba.fast`, imported only when a bot or a simulation asks."""

@@ -4,7 +4,7 @@ Words from the rules page, docs/rules/kiribati.md; no rule is decided here."""
 
 from __future__ import annotations
 
-from atoll import Config, ScoreSheet, State, places_by
+from atoll import Config, Guide, ScoreSheet, State, places_by
 from atoll.plugins.kiribati.board import ROWS
 from atoll.plugins.kiribati.events import TITLES as EVENT_TITLES
 from atoll.plugins.kiribati.meta import (
@@ -16,6 +16,7 @@ from atoll.plugins.kiribati.meta import (
     PROFESSIONAL,
     animals_in_play,
 )
+from atoll.plugins.kiribati.render import owned_pieces
 from atoll.plugins.kiribati.scoring import steps_to_go, victory_points
 from atoll.scoresheet import sheet
 
@@ -71,11 +72,6 @@ EVENT_TEXTS = {
     "sunshine": "every lizard on a turtle walks one row north if there is room; from row 4 ashore.",
     "flow": "in each row the easternmost turtle drifts one place west if that place is free.",
     "storm": "every kagu on a turtle is blown back to the island (not one holding a clamp grip).",
-}
-#: A short word on each event while it is in play, for the board's status line.
-EVENT_NOW = {
-    "cloudy": "no card affects a koala",
-    "fishing_net": "no turtle onto/off #",
 }
 TURTLE_WORDS = [
     ("turtle", "a turtle tile: large tiles show 4 places on one side and 3 on the other, small tiles 2 "
@@ -145,37 +141,29 @@ def decision_prompt(state: State, seat: int) -> str | None:
         return "keep 4 of your 6 action cards (F3: what each does)"
     if phase == "die":
         first, second = state["dice"]
-        return f"choose a die, {first} or {second}: 1-4 a turtle of that row, 5 any row, 6 dive/float"
+        return f"die {first} or {second}? 1-4: that row, 5: any row, 6: dive or float"
     if phase == "turtle":
         return _turtle_prompt(int(state["die"]))
     if phase == "throw":
-        return f"the turtle at {state['throw']['at']} dives: throw an animal off to the island"
+        return f"{state['throw']['at']} dives: throw an animal off (to the island)"
     if phase == "animals":
-        extra = " (one may move twice)" if state["extra"] else ""
-        return f"move your animals, each once{extra}, then done"
+        extra = " (one twice)" if state["extra"] else ""
+        return f"move animals, each once{extra}, then done"
     if phase == "answer":
         pending = state["pending"]
         card = pending["card"]
         answer = "clamp" if card == "shark" else "feeding"
         kind = pending["target"][1]
-        return f"{COLOURS[pending['by']]} plays {CARD_TITLES[card]} on your {kind}: answer {answer} or pass"
+        return f"{COLOURS[pending['by']]}'s {CARD_TITLES[card]} on your {kind}: answer {answer} or pass"
     return None
 
 
 def _turtle_prompt(die: int) -> str:
     if die <= ROWS:
-        return f"die {die}: a turtle of row {die} drifts east, or new turtle at c1r{die}"
+        return f"die {die}: a row-{die} turtle drifts east, or new one at c1r{die}"
     if die == ROWS + 1:
-        return "die 5: a turtle of any row drifts east, or a new one, or pass"
+        return "die 5: any row's turtle drifts east, a new one, or pass"
     return "die 6: a turtle dives or floats up, or pass"
-
-
-def event_now(event: str | None) -> str:
-    """The event card in play and, for one that lasts the round, what it does now."""
-    if not event:
-        return ""
-    now = EVENT_NOW.get(event)
-    return f"{EVENT_TITLES[event]} ({now})" if now else EVENT_TITLES[event]
 
 
 def score_sheet(state: State) -> ScoreSheet:
@@ -219,3 +207,14 @@ def _points(state: State, seat: int) -> list[tuple[str, int]]:
 
 def _nth(index: int) -> str:
     return ("first", "second", "third", "fourth", "fifth")[index]
+
+
+class KiribatiGuide(Guide):
+    """Kiribati's texts for its players: the functions of this module."""
+
+    rules_summary = staticmethod(rules_summary)
+    glossary = staticmethod(glossary)
+    legend = staticmethod(legend)
+    decision_prompt = staticmethod(decision_prompt)
+    score_sheet = staticmethod(score_sheet)
+    owned_pieces = staticmethod(owned_pieces)

@@ -13,7 +13,6 @@ from atoll import (
     Game,
     Knowledge,
     Request,
-    ScoreSheet,
     State,
     Step,
 )
@@ -43,6 +42,7 @@ class Kiribati(Game):
     """
 
     info = INFO
+    guide = explain.KiribatiGuide()
 
     def configure(
         self,
@@ -109,29 +109,3 @@ class Kiribati(Game):
     def seat_names(self, config: Config) -> Sequence[str]:
         """The players' colours."""
         return COLOURS[: config.seats]
-
-    # -- the game's own texts (plugins/kiribati/explain.py) ---------------------------
-
-    def rules_summary(self, config: Config) -> str:
-        """Enough of the rules for a first game of the variant."""
-        return explain.rules_summary(config)
-
-    def glossary(self, config: Config) -> Sequence[tuple[str, str]]:
-        """The animals, the action cards, the events and the turtle actions."""
-        return explain.glossary(config)
-
-    def legend(self, config: Config) -> Sequence[tuple[str, str]]:
-        """The board's marks."""
-        return explain.legend(config)
-
-    def decision_prompt(self, state: State, seat: int) -> str | None:
-        """What the seat decides now (the die's choice, the turtle action, the animals, an answer)."""
-        return explain.decision_prompt(state, seat)
-
-    def score_sheet(self, state: State) -> ScoreSheet:
-        """Animals rescued (children, family) or victory points (professional), with the tie-breaks."""
-        return explain.score_sheet(state)
-
-    def owned_pieces(self, view: Mapping[str, JSON]) -> Sequence[tuple[int, str]]:
-        """Each animal on a turtle (``R1``) and each seat's animals on the shores."""
-        return render.owned_pieces(view)

@@ -7,7 +7,7 @@ from typing import Any
 
 from atoll import JSON, Fragments
 from atoll.plugins.kiribati.board import ROWS, place
-from atoll.plugins.kiribati.explain import event_now
+from atoll.plugins.kiribati.events import TITLES as EVENT_TITLES
 from atoll.plugins.kiribati.meta import CARD_TITLES, LETTERS
 from atoll.plugins.kiribati.pieces import fits
 
@@ -22,6 +22,11 @@ SHELL, FREE, FLOODED, WATER, NET, LAND, DIM = (
 #: A place's width: a turtle draws each of its places as two characters (an animal's letter and its
 #: owner's seat number, ``R1``; ``__`` free; ``~~`` flooded), so owners are told apart without colour.
 CELL = 11
+#: A short word on each event while it is in play, for the board's status line.
+EVENT_NOW = {
+    "cloudy": "no card affects a koala",
+    "fishing_net": "no turtle onto/off #",
+}
 #: The widest line drawn, so the whole board fits an 80-column terminal; longer lists go on to the next
 #: line, indented, at a break between two items.
 WIDTH = 79
@@ -187,3 +192,11 @@ def _cards(view: Mapping[str, Any], names: list[str]) -> Fragments:
         out.append(("", " your hand: "))
         out.append(("bold", hand + "\n"))
     return out
+
+
+def event_now(event: str | None) -> str:
+    """The event card in play and, for one that lasts the round, what it does now."""
+    if not event:
+        return ""
+    now = EVENT_NOW.get(event)
+    return f"{EVENT_TITLES[event]} ({now})" if now else EVENT_TITLES[event]

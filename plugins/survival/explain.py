@@ -4,8 +4,10 @@ from the rules page, docs/rules/survival.md; no rule is decided here (the legend
 
 from __future__ import annotations
 
-from atoll import Config, ScoreSheet, State, places_by
+from atoll import Config, Guide, ScoreSheet, State, places_by
 from atoll.plugins.survival.meta import ANIMALS, COLOURS, OBSTACLES, POINTS, PREDATORS
+from atoll.plugins.survival.render import legend as board_legend
+from atoll.plugins.survival.render import owned_pieces
 from atoll.plugins.survival.turn import ranking_key
 from atoll.scoresheet import sheet
 
@@ -55,19 +57,23 @@ def glossary(config: Config) -> list[tuple[str, str]]:
     return out
 
 
+def legend(config: Config) -> list[tuple[str, str]]:
+    """The board's marks (S22)."""
+    return board_legend(config.seats)
+
+
 def decision_prompt(state: State, seat: int) -> str | None:
     """What ``seat`` decides now, in one line."""
     phase = state["phase"]
     if phase == "place":
         count = len(state["unplaced"][seat])
-        return f"place one of your prey on a free place ({count} still to place)"
+        return f"place a prey on a free place ({count} left to place)"
     if phase == "assign":
         first, second = state["dice"]
-        return f"give one die to your {PREDATORS[seat]} and the other to your prey ({first}, {second})"
+        return f"split the dice {first}, {second}: one to the {PREDATORS[seat]}, one to prey"
     if phase == "move":
-        left = [f"{PREDATORS[seat]} {state['predator_left']}", f"prey {state['prey_left']}"]
-        due = ", lay an obstacle" if state["obstacle_due"] else ""
-        return f"one step at a time: steps left {', '.join(left)}{due}"
+        due = "; lay an obstacle" if state["obstacle_due"] else ""
+        return f"steps left: {PREDATORS[seat]} {state['predator_left']}, prey {state['prey_left']}{due}"
     return None
 
 
@@ -87,3 +93,13 @@ def score_sheet(state: State) -> ScoreSheet:
     return sheet(parts, places, "on equal points, whoever kept prey longer places higher; out of prey "
                  "in the same turn: shared", standings)
 
+
+class SurvivalGuide(Guide):
+    """Survival of the Fittest's texts for its players: the functions of this module."""
+
+    rules_summary = staticmethod(rules_summary)
+    glossary = staticmethod(glossary)
+    legend = staticmethod(legend)
+    decision_prompt = staticmethod(decision_prompt)
+    score_sheet = staticmethod(score_sheet)
+    owned_pieces = staticmethod(owned_pieces)

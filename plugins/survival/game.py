@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from atoll import JSON, Action, Config, Fragments, Game, Knowledge, Request, ScoreSheet, State, Step
+from atoll import JSON, Action, Config, Fragments, Game, Knowledge, Request, State, Step
 from atoll.plugins.survival import explain, render, texts, turn, view
 from atoll.plugins.survival.board import NEIGHBOURS, PLACES
 from atoll.plugins.survival.meta import ANIMALS, COLOURS, INFO
@@ -26,6 +26,7 @@ class Survival(Game):
     """
 
     info = INFO
+    guide = explain.SurvivalGuide()
 
     def setup(self, config: Config) -> State:
         """Predators on their corners; the prey wait to be placed."""
@@ -75,30 +76,6 @@ class Survival(Game):
     def seat_names(self, config: Config) -> Sequence[str]:
         """The players' colours."""
         return COLOURS[: config.seats]
-
-    def legend(self, config: Config) -> Sequence[tuple[str, str]]:
-        """The board's marks (S22): tokens by owner letter, obstacles, the predator's reach."""
-        return render.legend(config.seats)
-
-    def rules_summary(self, config: Config) -> str:
-        """Enough of the rules for a first game."""
-        return explain.rules_summary(config)
-
-    def glossary(self, config: Config) -> Sequence[tuple[str, str]]:
-        """The prey and their points, the predators, the movable obstacles."""
-        return explain.glossary(config)
-
-    def decision_prompt(self, state: State, seat: int) -> str | None:
-        """Placing, splitting the dice, or the steps left."""
-        return explain.decision_prompt(state, seat)
-
-    def score_sheet(self, state: State) -> ScoreSheet:
-        """Prey caught and prey that survived; places by points, then by who kept prey longer (S18)."""
-        return explain.score_sheet(state)
-
-    def owned_pieces(self, view: Mapping[str, JSON]) -> Sequence[tuple[int, str]]:
-        """Each predator (``*R*``) and each prey (``Rz``) with its owner."""
-        return render.owned_pieces(view)
 
     def simulator(self, config: Config, draws: Draws, start: Position | None = None) -> Simulator | None:
         """The fast path: :mod:`atoll.plugins.survival.fast`, imported only when a bot or a simulation
