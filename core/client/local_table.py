@@ -36,8 +36,8 @@ class LocalTable:
     ``labels`` says what each bot is (``"random bot"``), ``names`` the people's
     own names. ``save_path`` is rewritten after every move (atomically), so an
     interrupted game can be resumed; ``None`` keeps it in memory only.
-    ``pace`` is a pause in seconds after each bot move that another bot or chance follows, so people
-    can follow the game (``atoll play --bot-delay``).
+    ``pace`` is a pause in seconds between a bot's move and the next bot move, so people can follow the
+    game (``atoll play --bot-delay``); a person's turn comes without one.
     """
 
     def __init__(
@@ -71,6 +71,7 @@ class LocalTable:
         self._names = dict(names or {})
         self._log: list[LogLine] = []
         self._thinking: int | None = None
+        self._bot_moved_last = False
         self._problem: str | None = None
         self._moved = asyncio.Event()
         self._texts_key: tuple[int, int, int, int] | None = None
@@ -229,6 +230,7 @@ class LocalTable:
         except Fault as exc:
             self._stopped(exc)
             raise Refused(f"the game stopped: {exc}") from None
+        self._bot_moved_last = False
         self._moved.set()
         self.autosave()
         return chosen
@@ -334,6 +336,8 @@ class LocalTable:
             await self._bot_turn(step, changed)
 
     async def _bot_turn(self, step: Decision, changed: Callable[[], None]) -> None:
+        if self.pace and self._bot_moved_last:  # a bot's move follows another's: let people see that one
+            await asyncio.sleep(self.pace)
         observation = observe(self.match, step.seat)
         name = self.names()[step.seat]
         if not observation.legal:
@@ -349,14 +353,8 @@ class LocalTable:
         except AtollError as exc:
             raise AtollError(f"the bot at {name} chose {action!r}, which failed: {exc}") from exc
         self.autosave()
+        self._bot_moved_last = True
         changed()
-        if self.pace and not self._person_next():
-            await asyncio.sleep(self.pace)
-
-    def _person_next(self) -> bool:
-        """Whether a person here decides next: no pause is needed for them to see the bot's move."""
-        step = self.match.step()
-        return isinstance(step, Decision) and step.seat in self._humans
 
     # -- saving ---------------------------------------------------------------------
 

@@ -154,7 +154,7 @@ def decision_prompt(state: State, seat: int) -> str | None:
         card = pending["card"]
         answer = "clamp" if card == "shark" else "feeding"
         kind = pending["target"][1]
-        return f"{COLOURS[pending['by']]}'s {CARD_TITLES[card]} on your {kind}: answer {answer} or pass"
+        return f"{COLOURS[pending['by']]}'s {card} on your {kind}: answer {answer} or pass"
     return None
 
 
