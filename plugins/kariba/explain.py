@@ -17,14 +17,12 @@ RULES = [
     "animal chases the closest weaker animal there (the highest number below it with cards; empty "
     "places are skipped) and you win all of its cards. Your own cards stay. Joining a crowd of 3 "
     "or more chases again.",
-    "Only the mouse (1) frightens the elephant (8): the mouse chases the elephant and nothing "
-    "else.",
-    "Then you draw back up to five cards. Once the pile is empty nobody draws; the game ends when "
+    "Only the mouse (1) frightens the elephant (8), and chases nothing else. Then you draw back up to "
+    "five cards. Once the pile is empty nobody draws; the game ends when "
     "a player has played the last card of their hand. Most cards won wins; equal players share.",
 ]
-EXPERIENCED = ("Experienced: three cards lie face up beside the pile. You draw one card at a time, "
-               "the pile's top card (draw pile) or a face-up one (take zebra), until you hold five; "
-               "the face-up cards you took are replaced after your turn, and everyone saw them.")
+EXPERIENCED = ("Experienced: three cards lie face up beside the pile. Draw one card at a time, the "
+               "pile's top card (draw pile) or a face-up one (take zebra), until you hold five.")
 
 
 def rules_summary(config: Config) -> str:

@@ -13,6 +13,7 @@ from atoll.plugins.kiribati.meta import (
     CARD_TITLES,
     CHILDREN,
     COLOURS,
+    FAMILY,
     PROFESSIONAL,
     animals_in_play,
 )
@@ -20,26 +21,18 @@ from atoll.plugins.kiribati.render import owned_pieces
 from atoll.plugins.kiribati.scoring import steps_to_go, victory_points
 from atoll.scoresheet import sheet
 
-GOAL = ("Goal: bring your animals from the ISLAND (bottom) over the turtles' backs to the MAINLAND "
-        "(top). {end}")
-TURN = ("Your turn: the dice are rolled; choose one (die 4). 1-4: in that row let one turtle drift one "
-        "place east (turtle c2r3; it pushes the turtle in front), or put a new turtle from the supply "
-        "at the row's first place if it is free (new 3 row 1). 5: the same in any row, or pass. 6: let "
-        "a turtle dive (one place less; a 1-turtle goes under) or float up (one place more), or pass. "
-        "Animals on a turtle that goes under or past the east edge swim back to the island.")
-MOVES = ("Then move each of your animals once, in any order, and type done: one step north, east, "
-         "south or west onto a turtle with a free place (kagu c2r1). At most one animal a turn comes "
-         "from the island, onto row 1, as your first move; from row 4 an animal steps ashore (rabbit "
-         "mainland). Rabbit, monkey, koala and kagu each have a gift (F3).")
-CARDS = ("Action cards: first everyone secretly keeps 4 of the 6 cards. On your turn, once the dice "
-         "are rolled, you may play one (play feeding). A Rest break, Deep sleep or Shark attack played "
-         "against your animal can be answered once a round (answer clamp, answer feeding) or let pass. "
-         "F3 says what each card does.")
-PRO = ("Fifteen rounds; each begins with an event card, shown on the board (F3 says what each does). "
-       "The game ends after round 15, or at the end of the round in which someone rescued every "
-       "animal. Points: each rescued lizard 9, kagu 8, koala 7, monkey 6, rabbit 5; each card you kept "
-       "and never played 1 (Feeding, Rest, Current) or 2 (Deep sleep, Clamp, Shark). Equal points: "
-       "whoever rescued everything (the first to do so), else whoever is nearest the mainland.")
+GOAL = "Goal: bring your animals ({animals}) from the ISLAND over the turtles to the MAINLAND. {end}"
+TURN = ("Your turn: use one of the two dice rolled (die 4). 1-4: a turtle of that row drifts east, "
+        "pushing the one in front (turtle c2r3), or a new turtle from the supply enters the row's "
+        "first place (new 3 row 1). 5: any row, or pass. 6: a turtle dives (a place less; a "
+        "1-turtle goes under) or floats up, or pass. Off the east edge or under: animals swim home.")
+MOVES = ("Then move each animal once, a step N, E, S or W onto a turtle with room (kagu c2r1), then done. "
+         "One animal a turn may come from the island onto row 1, first; from row 4 an animal steps "
+         "ashore (rabbit mainland). F3: the animals' gifts.")
+CARDS = ("Cards: first everyone secretly keeps 4 of the 6 action cards; after your roll you may play one "
+         "(play feeding). A card played against your animal may be answered once a round (F3).")
+PRO = ("15 rounds, each opens with an event (F3). The game ends after round 15 or the round someone "
+       "rescued all. Points a rescued lizard 9, kagu 8, koala 7, monkey 6, rabbit 5; an unplayed card 1-2.")
 
 ANIMAL_GIFTS = {
     "monkey": "M. May also jump straight over one turtle onto the turtle behind it (never over open "
@@ -88,15 +81,12 @@ TURTLE_WORDS = [
 def rules_summary(config: Config) -> str:
     """Enough to play a first game of ``config``'s variant, on one screen."""
     animals = ", ".join(animals_in_play(config.seats, config.variant, config.options))
-    if config.variant == PROFESSIONAL:
-        goal = GOAL.format(end="Rescued animals and cards you never played score points.")
-    else:
-        goal = GOAL.format(end="The first to rescue every animal wins at once.")
-    paragraphs = [f"{goal} Each player's animals here: {animals}.", TURN, MOVES]
-    if config.variant != CHILDREN:
+    end = "" if config.variant == PROFESSIONAL else "The first to rescue every animal wins at once."
+    paragraphs = [GOAL.format(animals=animals, end=end).strip(), TURN, MOVES]
+    if config.variant == FAMILY:
         paragraphs.append(CARDS)
     if config.variant == PROFESSIONAL:
-        paragraphs.append(PRO)
+        paragraphs.append(f"{CARDS} {PRO}")
     return "\n\n".join(paragraphs)
 
 

@@ -12,21 +12,18 @@ from atoll.plugins.survival.turn import ranking_key
 from atoll.scoresheet import sheet
 
 RULES = [
-    "Goal: your predator hunts the other players' prey while your own five prey stay alive. "
-    "Each prey caught scores its points for the hunter (impala 1, warthog 2, zebra 3, kudu 4, "
-    "buffalo 5). When only one player has prey left, the game ends and that player adds the "
-    "points of their own prey still on the board. Most points wins.",
-    "First the prey are placed, one at a time, on any free place (place zebra d4); the board's "
-    "side panel says who places next.",
+    "Goal: your predator hunts the others' prey while your own five prey stay alive. A prey caught "
+    "scores its points for the hunter (impala 1, warthog 2, zebra 3, kudu 4, buffalo 5). When only "
+    "one player has prey left, the game ends and they add their own prey's points. Most points wins.",
+    "First the prey are placed one at a time on free places (place zebra d4).",
     "A turn: the two dice are rolled; give one to your predator and the other to your prey "
     "(predator 5 prey 2). The predator moves exactly its number of steps, one step at a time to a "
     "neighbouring place (predator e5); the prey share the other die, any prey any number of steps "
     "(zebra d4). A step goes to a free neighbour: no obstacle, no token (a predator may step onto "
     "another player's prey and catch it), and no place your tokens touched this turn.",
-    "Doubles: both get the number, and you must also lay a movable obstacle (obstacle 2 at d5 "
-    "turn 1); once all four lie on the board, you move one of them instead.",
-    "A player whose last prey is caught leaves the game with the points they caught. Equal "
-    "points: whoever kept prey longer places higher.",
+    "Doubles: both get the number, and you must lay a movable obstacle (obstacle 2 at d5 turn 1), "
+    "or move one once all four lie.",
+    "Out of prey, you are out, keeping your points. Equal points: who kept prey longer is ahead.",
 ]
 
 

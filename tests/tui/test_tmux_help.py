@@ -52,7 +52,9 @@ def test_f2_f3_and_f4_show_the_games_own_rules_cards_and_legend(playing: tuple[T
     assert not asked.rstrip().endswith((": a move", ": a secret choice")), asked  # the game says what
 
     rules = opened(term, "F2", f"{game.info.title} ({variant}), 2 seats")
-    assert words(game.rules_summary(config), 6) in rules, rules
+    summary = game.rules_summary(config)
+    assert words(summary, 6) in rules, rules
+    assert " ".join(summary.split()[-4:]) in rules, rules  # the whole summary fits the screen
     cards = opened(term, "F3", "Cards, tiles and pieces")
     name_, meaning = game.glossary(config)[0]
     assert f"{name_} {words(meaning)}" in cards, cards
