@@ -38,9 +38,8 @@ HELP = "play a game in this terminal against bots, or with friends at one keyboa
 
 #: Seeds offered when none is given: small enough to read out and type again.
 SEED_RANGE = 1_000_000_000
-#: Seconds to pause after each bot move in the full-screen client, so people can follow the game:
-#: long enough to see each move land on the board, short enough that a Kiribati round of three bots
-#: (about six moves each) takes some ten seconds (``--bot-delay``).
+#: Seconds to pause between two bot moves in the full-screen client, so people can see each land on
+#: the board (``--bot-delay``); a person's turn comes without a pause.
 BOT_DELAY = 0.5
 
 
