@@ -28,7 +28,7 @@ def play_script(*args: str, data: Path) -> str:
         ((), "Kiribati, 3 seats, variant family; you are red"),
         (("--seed", "5", "--seats", "4"), "Kiribati, 4 seats, variant family; you are red"),
         (("--variant", "professional"), "Kiribati, 3 seats, variant professional; you are red"),
-        (("kariba", "--seed", "5"), "Kariba, 2 seats, variant standard; you are seat 0"),
+        (("kariba", "--seed", "5"), "Kariba, 2 seats, variant standard; you are player 1"),
     ],
     ids=["nothing", "options-alone", "a-later-variant-wins", "a-game-named"],
 )

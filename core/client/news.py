@@ -38,7 +38,8 @@ def runs(lines: Sequence[LogLine], names: Sequence[str], viewer: int | None) -> 
         if line.chat:
             out.append(Run(None, (text,), chat=True))
             continue
-        seat, text = _about(line.seat, text, names)
+        seat = _about(line.seat, line.text, names)[0]  # whom the public words name
+        text = _without_name(seat, text, names)
         if out and out[-1].seat == seat and not out[-1].chat:
             out[-1] = Run(seat, (*out[-1].texts, text))
         else:
@@ -50,8 +51,17 @@ def _about(seat: int | None, text: str, names: Sequence[str]) -> tuple[int | Non
     """The seat a line is about and the line without that seat's name in front."""
     candidates = [seat] if seat is not None else range(len(names))
     for candidate in candidates:
-        name = names[candidate]
-        for lead in (f"{name}: ", f"{name} "):
-            if text.startswith(lead) and len(text) > len(lead):
-                return candidate, text[len(lead):]
+        shorter = _without_name(candidate, text, names)
+        if shorter != text:
+            return candidate, shorter
     return seat, text
+
+
+def _without_name(seat: int | None, text: str, names: Sequence[str]) -> str:
+    """``text`` without ``seat``'s name in front (``"blue: die 4"``, ``"blue rolls"``), if it has it."""
+    if seat is None:
+        return text
+    for lead in (f"{names[seat]}: ", f"{names[seat]} "):
+        if text.startswith(lead) and len(text) > len(lead):
+            return text[len(lead):]
+    return text

@@ -136,7 +136,7 @@ class TableScreen:
         self.asking = False
         self.message: Fragments = []
         self._leave_hint = leave_hint
-        self._seen_log = 0  # log lines the viewer had seen when it last moved
+        self._seen: dict[int | None, int] = {}  # log lines each person had seen when they last moved
         self.result_shown = True  # at the end, the result page instead of the board (F7 switches)
         self._was_mine = False
         self._seen_board: list[str] | None = None  # the board just after the viewer's latest move
@@ -365,7 +365,7 @@ class TableScreen:
         # drawn once per state of the table, size, news mark and result: a redraw reads the pane
         # several times (its height, its end), and wrapping a long log each time made redraws slow
         size = self._size()
-        key = (size, self._seen_log, self.source.results() is not None)
+        key = (size, self._seen_log(), self.source.results() is not None)
         drawn: dict[tuple[Size, int, bool], Fragments] = self._memo("log", dict)
         if key not in drawn:
             drawn[key] = self._draw_log(size)
@@ -374,7 +374,7 @@ class TableScreen:
     def _draw_log(self, size: Size) -> Fragments:
         lines = self.source.log()
         width = size.columns - self._board_width() - 2 if self._roomy() else size.columns
-        seen = min(self._seen_log, len(lines))
+        seen = min(self._seen_log(), len(lines))
         first = max(0, seen - size.rows)  # the pane shows the end; F5 shows it all
         out: Fragments = []
         for line in lines[first:seen]:
@@ -389,6 +389,11 @@ class TableScreen:
         if results is not None:
             out.append(("bold", self._wrap(headline(results, self._people()), width)))
         return out or [("class:hint", "the game log appears here\n")]
+
+    def _seen_log(self) -> int:
+        """How many log lines the person at the keyboard had seen when they last moved (in a hot-seat
+        game each person has their own: the summary shows what happened since *their* move)."""
+        return self._seen.get(self.viewer, 0)
 
     def _log_line(self, seat: int | None, text: str, chat: bool, style: str, width: int) -> tuple[str, str]:
         """One line of the log pane: the viewer's own in its seat's colour, table talk marked."""
@@ -445,7 +450,9 @@ class TableScreen:
         text = waiting.text
         results = self.source.results()
         if results is not None:
-            text = headline(results, self._people())
+            names = [line.name for line in self.source.seats()]
+            scores = ", ".join(f"{names[seat]} {score}" for seat, score in enumerate(results.scores))
+            text = f"{headline(results, self._people())} (scores: {scores})"
         return [(style, f" {text}")]
 
     def _prompt_text(self) -> Fragments:
@@ -554,7 +561,7 @@ class TableScreen:
         except AtollError as exc:
             self.say(f"refused: {exc}", "class:refused")
             return True
-        self._seen_log = len(self.source.log())
+        self._seen[self.viewer] = len(self.source.log())
         self._seen_board = None
         self._seen_board = plain(self._draw_board()).split("\n")  # what changes from here is marked
         buffer.reset()
@@ -604,7 +611,7 @@ class TableScreen:
             self.say("nothing to undo now: only your own latest move, on your turn", "class:refused")
             return
         self.source.undo(self.viewer)
-        self._seen_log = len(self.source.log())
+        self._seen[self.viewer] = len(self.source.log())
         self.say("took back your latest move", "class:hint")
 
     def ask_to_leave(self) -> None:
@@ -649,7 +656,6 @@ class TableScreen:
         self.handoff = None
         self._seen_board = None
         self.message = []  # the previous player's note is not for the next one
-        self._seen_log = len(self.source.log())
         self.app.invalidate()
 
     def tab(self) -> None:

@@ -244,6 +244,30 @@ def test_hot_seat_hides_the_previous_hand_until_the_next_player_takes_the_keyboa
     assert seen[1] == (0, 1)
 
 
+def test_hot_seat_sums_up_for_each_person_what_happened_since_their_own_move() -> None:
+    source = table("kariba", humans=2, seats=3)  # player 1 and player 2 at the keyboard, a bot at player 3
+    panes: list[tuple[int | None, str]] = []
+
+    def moves(source: LocalTable, screen: TableScreen) -> str | None:
+        if screen.handoff is not None:
+            return ENTER
+        panes.append((screen.viewer, plain(screen._log_text())))
+        if len(panes) == 3:
+            return CTRL_C + "y"
+        return first_legal(source, screen)
+
+    with pipe() as keys:
+        screen = TableScreen(source, input=keys, output=SizedOutput())
+        asyncio.run(drive(screen, keys, Moves(moves)))
+    (first, _), (second, before_second), (again, back_to_first) = panes
+    assert (first, second, again) == (0, 1, 0)
+    assert "so far:" in before_second and "player 1: plays " in before_second  # player 2 has not moved yet
+    since = back_to_first.split("since your last move:\n")[1]
+    # what chance showed player 1 after their move, then the others' turns
+    whose = [line.split(":")[0] for line in since.strip().split("\n")]
+    assert whose[:3] == ["player 1", "player 2", "player 3"], since
+
+
 def test_hot_seat_draws_no_board_while_the_keyboard_is_handed_over() -> None:
     source = table("kariba", humans=2)
 
@@ -339,7 +363,7 @@ def test_the_log_pane_sums_up_what_happened_since_your_last_move_a_line_a_seat()
             task = start(screen)
             await wait_for(lambda: my_turn(screen))
             keys.send_text(source.texts(0)[0] + ENTER)  # the secret choice of cards
-            await wait_for(lambda: my_turn(screen) and "choose a die" in source.waiting().text)
+            await wait_for(lambda: my_turn(screen) and "1-4: that row" in source.waiting().text)
             shown = plain(screen._log_text()).rstrip("\n").split("\n")
             keys.send_text(CTRL_C + "y")
             await task
