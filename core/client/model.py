@@ -98,7 +98,8 @@ class GameModel:
             return "chance is to act"
         kind = "a secret choice" if step.secret else "a move"
         if step.seat == self.seat:
-            return f"your turn ({self.game.seat_names(self.match.config)[self.seat]}): {kind}"
+            asked = self.game.decision_prompt(self.match.state, step.seat) or kind
+            return f"your turn ({self.game.seat_names(self.match.config)[self.seat]}): {asked}"
         return f"{self.names()[step.seat]} is to make {kind}"
 
     def texts(self) -> list[str]:

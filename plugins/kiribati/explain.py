@@ -128,7 +128,7 @@ def decision_prompt(state: State, seat: int) -> str | None:
     """What ``seat`` decides now, in one line."""
     phase = state["phase"]
     if phase == "keep":
-        return "keep 4 of your 6 action cards (F3: what each does)"
+        return "keep 4 of your 6 action cards; F3 or cards explains"
     if phase == "die":
         first, second = state["dice"]
         return f"die {first} or {second}? 1-4: that row, 5: any row, 6: dive or float"
