@@ -4,7 +4,7 @@ Words from the rules page, docs/rules/kiribati.md; no rule is decided here."""
 
 from __future__ import annotations
 
-from atoll import Config, Guide, ScoreSheet, State, places_by
+from atoll import Action, Config, Guide, ScoreSheet, State, places_by
 from atoll.plugins.kiribati.board import ROWS
 from atoll.plugins.kiribati.events import TITLES as EVENT_TITLES
 from atoll.plugins.kiribati.meta import (
@@ -148,6 +148,13 @@ def decision_prompt(state: State, seat: int) -> str | None:
     return None
 
 
+def action_help(state: State, action: Action) -> str | None:
+    """For a set of cards to keep, the four cards' full names; else the glossary speaks."""
+    if "secret" in action:
+        return ", ".join(CARD_TITLES[card] for card in action["secret"])
+    return None
+
+
 def _turtle_prompt(die: int) -> str:
     if die <= ROWS:
         return f"die {die}: a row-{die} turtle drifts east, or new one at c1r{die}"
@@ -206,5 +213,6 @@ class KiribatiGuide(Guide):
     glossary = staticmethod(glossary)
     legend = staticmethod(legend)
     decision_prompt = staticmethod(decision_prompt)
+    action_help = staticmethod(action_help)
     score_sheet = staticmethod(score_sheet)
     owned_pieces = staticmethod(owned_pieces)

@@ -189,6 +189,8 @@ def _cards(view: Mapping[str, Any], names: list[str]) -> Fragments:
         out.append((DIM, packed("played: ", played, ";")))
     if view["seat"] is not None:
         hand = ", ".join(CARD_TITLES[c] for c in view["hand"]) or "none"
+        if view["phase"] == "keep" and not view["hand"]:
+            hand = "none yet: keep 4 of the 6 cards (F3 says what each does)"
         out.append(("", " your hand: "))
         out.append(("bold", hand + "\n"))
     return out
