@@ -5,7 +5,6 @@ tie-break is named, and people are named, never a bare seat number."""
 from __future__ import annotations
 
 import asyncio
-import random
 import re
 
 import pytest
@@ -14,7 +13,7 @@ from atoll.client.local import new_local_table
 from atoll.client.local_table import LocalTable
 from atoll.tui.palette import plain
 from atoll.tui.screen import TableScreen
-from tests.tui.driver import SizedOutput, pipe, registry
+from tests.tui.driver import SizedOutput, headless, pipe, registry
 
 #: One configuration a game, with three seats where the game has places beyond second.
 CASES = [("kariba", "standard", 3), ("kiribati", "family", 2), ("kiribati", "professional", 3),
@@ -27,17 +26,7 @@ def played_out(game: str, variant: str, seats: int) -> LocalTable:
     """A game played to its end: Ann at seat 0 (random legal moves), random bots elsewhere."""
     source = new_local_table(registry(), game, seed=2, seats=seats, variant=variant, bots=["random"],
                              names={0: "Ann"})
-    rng = random.Random(2)
-
-    async def play() -> None:
-        task = asyncio.ensure_future(source.run(lambda: None))
-        while not task.done():
-            await asyncio.sleep(0)
-            waiting = source.waiting()
-            if waiting.local and waiting.seat is not None:
-                source.submit(waiting.seat, rng.choice(list(source.texts(waiting.seat))))
-
-    asyncio.run(play())
+    asyncio.run(headless(source, seed=2))
     return source
 
 

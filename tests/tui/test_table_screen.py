@@ -34,6 +34,7 @@ from tests.tui.driver import (
     any_legal,
     drive,
     first_legal,
+    headless,
     pipe,
     registry,
     start,
@@ -75,16 +76,6 @@ def shortest_seed(game: str, variant: str) -> int:
         asyncio.run(headless(source))
         lengths[seed] = len(source.match.events)
     return min(lengths, key=lambda s: lengths[s])
-
-
-async def headless(source: LocalTable) -> None:
-    rng = random.Random(1)
-    task = asyncio.ensure_future(source.run(lambda: None))
-    while not task.done():
-        await asyncio.sleep(0)
-        waiting = source.waiting()
-        if waiting.local and waiting.seat is not None:
-            source.submit(waiting.seat, rng.choice(list(source.texts(waiting.seat))))
 
 
 @pytest.mark.parametrize("game", GAMES)
