@@ -42,7 +42,7 @@ def test_scripts_play_starts_the_main_game_unless_told_another(
     ("args", "first_line"),
     [
         ((), "Kiribati, 3 seats, variant family; you are red"),
-        (("kariba", "--seed", "5"), "Kariba, 2 seats, variant standard; you are seat 0"),
+        (("kariba", "--seed", "5"), "Kariba, 2 seats, variant standard; you are player 1"),
     ],
     ids=["nothing", "a-game-named"],
 )
