@@ -25,8 +25,10 @@ if TYPE_CHECKING:
         UnknownAction,
     )
     from atoll.game import Fragments, Game
+    from atoll.guide import Guide
     from atoll.hookspecs import hookimpl
     from atoll.jsondata import JSON, clone
+    from atoll.scoresheet import ScoreLine, ScoreSheet, places_by
     from atoll.tensors import Tensors
     from atoll.types import (
         Action,
@@ -58,6 +60,7 @@ _HOMES: dict[str, str] = {
     "Fragments": "atoll.game",
     "Game": "atoll.game",
     "GameInfo": "atoll.types",
+    "Guide": "atoll.guide",
     "hookimpl": "atoll.hookspecs",
     "IllegalAction": "atoll.errors",
     "JSON": "atoll.jsondata",
@@ -73,6 +76,9 @@ _HOMES: dict[str, str] = {
     "Results": "atoll.types",
     "Reveal": "atoll.chance",
     "Roll": "atoll.chance",
+    "ScoreLine": "atoll.scoresheet",
+    "ScoreSheet": "atoll.scoresheet",
+    "places_by": "atoll.scoresheet",
     "Shuffle": "atoll.chance",
     "State": "atoll.types",
     "Step": "atoll.types",
@@ -110,6 +116,7 @@ __all__ = [
     "Fragments",
     "Game",
     "GameInfo",
+    "Guide",
     "IllegalAction",
     "Kind",
     "Knowledge",
@@ -123,6 +130,8 @@ __all__ = [
     "Results",
     "Reveal",
     "Roll",
+    "ScoreLine",
+    "ScoreSheet",
     "Shuffle",
     "State",
     "Step",
@@ -130,4 +139,5 @@ __all__ = [
     "UnknownAction",
     "clone",
     "hookimpl",
+    "places_by",
 ]

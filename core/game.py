@@ -8,7 +8,9 @@ from typing import TYPE_CHECKING, ClassVar
 
 from atoll.chance import Request
 from atoll.errors import IllegalAction
+from atoll.guide import Guide
 from atoll.jsondata import JSON
+from atoll.scoresheet import ScoreSheet
 from atoll.types import Action, Config, GameInfo, Knowledge, State, Step
 
 if TYPE_CHECKING:  # the fast path is optional: a game that offers none never imports it
@@ -170,46 +172,39 @@ class Game(abc.ABC):
         """Names of the seats (colours, for instance) in seat order."""
         return [f"seat {i}" for i in range(config.seats)]
 
-    # -- help for the players (optional: the client has generic words when these are absent) --
+    # -- the game's own texts: its guide (optional; the client has generic words when it says nothing) --
+
+    #: The game's texts for its players (:class:`~atoll.guide.Guide`); the methods below ask it.
+    guide: ClassVar[Guide] = Guide()
 
     def explain_illegal(self, state: State, seat: int, known: Knowledge, text: str) -> str | None:
-        """Why ``text`` is not a legal action of ``seat`` now, in the game's own words
-        (``"the kagu has already moved this turn"``, ``"no turtle at c2r3"``), or ``None`` when the
-        game has nothing to say; the client then lists the legal actions. Called only for a text that
-        matches no legal action; ``known`` is what ``seat`` privately knows, so the reason may speak of
-        its hand but must not reveal anything else."""
-        return None
+        """Why ``text`` is not a legal action of ``seat`` now (:meth:`Guide.explain_illegal`)."""
+        return self.guide.explain_illegal(state, seat, known, text)
 
     def decision_prompt(self, state: State, seat: int) -> str | None:
-        """What ``seat`` is asked to decide now, shown in the status line (``"keep 4 of your 6 action
-        cards"``), or ``None`` for the client's words (``"a move"``, ``"a secret choice"``). Public words:
-        the other seats read it too."""
-        return None
+        """What ``seat`` is asked to decide now, in one line (:meth:`Guide.decision_prompt`)."""
+        return self.guide.decision_prompt(state, seat)
 
     def action_help(self, state: State, action: Action) -> str | None:
-        """What ``action`` does, shown beside it while the player chooses (``"feeding: each of your
-        animals on the mainland scores 1"``), or ``None``: the client then shows the :meth:`glossary`
-        entries of the words in its text."""
-        return None
+        """What ``action`` does (:meth:`Guide.action_help`)."""
+        return self.guide.action_help(state, action)
 
     def rules_summary(self, config: Config) -> str:
-        """A short summary of the rules for the help screen (plain text, paragraphs separated by blank
-        lines). Empty by default: the client shows ``info.summary`` and says no summary is provided."""
-        return ""
+        """Enough of the rules for a first game, on one screen (:meth:`Guide.rules_summary`)."""
+        return self.guide.rules_summary(config)
 
     def glossary(self, config: Config) -> Sequence[tuple[str, str]]:
-        """The cards, tiles or pieces of the game and what each does, as ``(name, what it does)`` pairs
-        (``("rest", "an animal on a turtle does not move this turn")``). The client lists them on a help
-        screen and beside any action whose text names them. None by default."""
-        return ()
+        """The cards, tiles or pieces and what each does (:meth:`Guide.glossary`)."""
+        return self.guide.glossary(config)
 
-    def score_details(self, state: State) -> Sequence[str]:
-        """How the scores of a finished game were counted, one line each (``"red: 3 animals on the
-        mainland, 2 points each = 6"``), for the result screen. Public words only. None by default:
-        the client shows the scores and the winners."""
-        return ()
+    def score_sheet(self, state: State) -> ScoreSheet | None:
+        """How a finished game's scores were counted (:meth:`Guide.score_sheet`)."""
+        return self.guide.score_sheet(state)
 
     def legend(self, config: Config) -> Sequence[tuple[str, str]]:
-        """What the symbols of :meth:`render` mean, as ``(symbol, meaning)`` pairs (``("~", "a flooded
-        place")``). None by default."""
-        return ()
+        """What the board's symbols mean (:meth:`Guide.legend`)."""
+        return self.guide.legend(config)
+
+    def owned_pieces(self, view: Mapping[str, JSON]) -> Sequence[tuple[int, str]]:
+        """The owned pieces the board of ``view`` draws, with their owners (:meth:`Guide.owned_pieces`)."""
+        return self.guide.owned_pieces(view)

@@ -97,7 +97,7 @@ def test_game_and_variant_names_are_read_in_any_case(tmp_path: Path) -> None:
         env={**os.environ, "ATOLL_HOME": str(tmp_path / "atoll")},
     )
     assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines()[0] == "Kariba, 2 seats, variant experienced; you are seat 0"
+    assert done.stdout.splitlines()[0] == "Kariba, 2 seats, variant experienced; you are player 1"
 
 
 def test_saves_lists_each_saved_game_and_how_to_go_on(tmp_path: Path) -> None:

@@ -28,7 +28,7 @@ def play_script(*args: str, data: Path) -> str:
         ((), "Kiribati, 3 seats, variant family; you are red"),
         (("--seed", "5", "--seats", "4"), "Kiribati, 4 seats, variant family; you are red"),
         (("--variant", "professional"), "Kiribati, 3 seats, variant professional; you are red"),
-        (("kariba", "--seed", "5"), "Kariba, 2 seats, variant standard; you are seat 0"),
+        (("kariba", "--seed", "5"), "Kariba, 2 seats, variant standard; you are player 1"),
     ],
     ids=["nothing", "options-alone", "a-later-variant-wins", "a-game-named"],
 )
@@ -42,7 +42,7 @@ def test_scripts_play_starts_the_main_game_unless_told_another(
     ("args", "first_line"),
     [
         ((), "Kiribati, 3 seats, variant family; you are red"),
-        (("kariba", "--seed", "5"), "Kariba, 2 seats, variant standard; you are seat 0"),
+        (("kariba", "--seed", "5"), "Kariba, 2 seats, variant standard; you are player 1"),
     ],
     ids=["nothing", "a-game-named"],
 )

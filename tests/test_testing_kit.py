@@ -283,7 +283,8 @@ def test_unknown_check_names_are_refused() -> None:
 
 def test_every_check_is_listed() -> None:
     assert list(CHECKS) == ["json", "no-mutation", "public-replay", "hidden-faces", "action-texts",
-                            "illegal-actions", "render", "determinism", "hidden-inputs"]
+                            "illegal-actions", "render", "texts", "score-sheet", "owner-marks", "determinism",
+                            "hidden-inputs"]
 
 
 # -- each check fails its broken game ------------------------------------------------

@@ -39,8 +39,9 @@ HELP = "play a game in this terminal against bots, or with friends at one keyboa
 
 #: Seeds offered when none is given: small enough to read out and type again.
 SEED_RANGE = 1_000_000_000
-#: Seconds to pause after each bot move in the full-screen client, so people can follow the game.
-BOT_PACE = 0.3
+#: Seconds to pause between two bot moves in the full-screen client, so people can see each land on
+#: the board (``--bot-delay``); a person's turn comes without a pause.
+BOT_DELAY = 0.5
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -70,6 +71,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--match", type=int, default=1, metavar="N",
                         help="play a match of N games with the same people, each seat's scores added "
                              "up (default: 1, a single game)")
+    parser.add_argument("--bot-delay", type=_seconds, default=BOT_DELAY, metavar="SECONDS",
+                        help=f"pause after each bot move, to follow it (default: {BOT_DELAY}; 0: none)")
+
+
+def _seconds(text: str) -> float:
+    """A pause in seconds: a number from 0 to 60."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds (try 0.5)") from None
+    if not 0 <= value <= 60:
+        raise argparse.ArgumentTypeError(f"{text} seconds is not between 0 and 60")
+    return value
 
 
 def run(args: argparse.Namespace) -> int:
@@ -119,9 +133,8 @@ def play_screen(
     output: Output | None = None,
     env: Mapping[str, str] | None = None,
     clock: Callable[[], datetime] = datetime.now,
-    pace: float = BOT_PACE,
 ) -> ScreenResult:
-    """Play full screen; ``input``, ``output``, ``env``, ``clock`` and ``pace`` are for tests.
+    """Play full screen; ``input``, ``output``, ``env`` and ``clock`` are for tests.
     Prints, once the screen is gone, the result and how to resume or replay the game."""
     import asyncio
 
@@ -132,6 +145,7 @@ def play_screen(
 
     if args.name:
         remember_name(args.name, env)
+    pace = args.bot_delay
     table, held = _open_table(args, found, remembered_name(env), env, clock, pace)
     encoding = (getattr(sys.stdout, "encoding", "") or "").lower()
     look = Look(unicode=not args.ascii and encoding.startswith("utf"), palette=True)

@@ -23,6 +23,7 @@ from atoll.errors import AtollError, CorruptSave, Fault
 from atoll.faultlog import record_fault
 from atoll.game import Fragments, Game
 from atoll.jsondata import JSON, canonical
+from atoll.scoresheet import ScoreSheet
 from atoll.types import Action, Chance, Config, Decision, End, Results
 
 #: How many steps chance may take in a row before the game is called stuck.
@@ -35,7 +36,8 @@ class LocalTable:
     ``labels`` says what each bot is (``"random bot"``), ``names`` the people's
     own names. ``save_path`` is rewritten after every move (atomically), so an
     interrupted game can be resumed; ``None`` keeps it in memory only.
-    ``pace`` is a pause in seconds after each bot move, so people can follow.
+    ``pace`` is a pause in seconds between a bot's move and the next bot move, so people can follow the
+    game (``atoll play --bot-delay``); a person's turn comes without one.
     """
 
     def __init__(
@@ -69,6 +71,7 @@ class LocalTable:
         self._names = dict(names or {})
         self._log: list[LogLine] = []
         self._thinking: int | None = None
+        self._bot_moved_last = False
         self._problem: str | None = None
         self._moved = asyncio.Event()
         self._texts_key: tuple[int, int, int, int] | None = None
@@ -203,11 +206,11 @@ class LocalTable:
         end = self.match.results()
         return end.results if end is not None else None
 
-    def score_details(self) -> Sequence[str]:
+    def score_sheet(self) -> ScoreSheet | None:
         """How the game counted the scores, once it is over."""
         if self.match.results() is None:
-            return []
-        return list(self.game.score_details(self.match.state))
+            return None
+        return self.game.score_sheet(self.match.state)
 
     def problem(self) -> str | None:
         """Why the game stopped early, if it did."""
@@ -227,6 +230,7 @@ class LocalTable:
         except Fault as exc:
             self._stopped(exc)
             raise Refused(f"the game stopped: {exc}") from None
+        self._bot_moved_last = False
         self._moved.set()
         self.autosave()
         return chosen
@@ -332,6 +336,8 @@ class LocalTable:
             await self._bot_turn(step, changed)
 
     async def _bot_turn(self, step: Decision, changed: Callable[[], None]) -> None:
+        if self.pace and self._bot_moved_last:  # a bot's move follows another's: let people see that one
+            await asyncio.sleep(self.pace)
         observation = observe(self.match, step.seat)
         name = self.names()[step.seat]
         if not observation.legal:
@@ -347,9 +353,8 @@ class LocalTable:
         except AtollError as exc:
             raise AtollError(f"the bot at {name} chose {action!r}, which failed: {exc}") from exc
         self.autosave()
+        self._bot_moved_last = True
         changed()
-        if self.pace:
-            await asyncio.sleep(self.pace)
 
     # -- saving ---------------------------------------------------------------------
 

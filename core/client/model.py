@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from atoll.client.narration import describe_chance, describe_sealed
+from atoll.client.results import headline, result_lines
 from atoll.engine.loop import StuckGame, observe
 from atoll.engine.match import Match
 from atoll.engine.observation import Agent
@@ -97,7 +98,8 @@ class GameModel:
             return "chance is to act"
         kind = "a secret choice" if step.secret else "a move"
         if step.seat == self.seat:
-            return f"your turn ({self.game.seat_names(self.match.config)[self.seat]}): {kind}"
+            asked = self.game.decision_prompt(self.match.state, step.seat) or kind
+            return f"your turn ({self.game.seat_names(self.match.config)[self.seat]}): {asked}"
         return f"{self.names()[step.seat]} is to make {kind}"
 
     def texts(self) -> list[str]:
@@ -114,15 +116,14 @@ class GameModel:
         return end.results if end is not None else None
 
     def result_lines(self) -> list[str]:
-        """The scores and the winners in words (empty while the game goes on)."""
+        """Who won, then every place with the points as the game counted them (empty while the game
+        goes on)."""
         results = self.results()
         if results is None:
             return []
         names = self.names()
-        scores = ", ".join(f"{names[s]} {score}" for s, score in enumerate(results.scores))
-        winners = ", ".join(names[s] for s in results.winners) or "nobody"
-        verb = "wins" if len(results.winners) == 1 else "share the win"
-        return [f"scores: {scores}", f"{winners} {verb}"]
+        sheet = self.game.score_sheet(self.match.state)
+        return [headline(results, names), *result_lines(results, sheet, names)]
 
     # -- playing ------------------------------------------------------------------
 

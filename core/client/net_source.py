@@ -23,6 +23,7 @@ from atoll.errors import AtollError, Fault
 from atoll.game import Fragments, Game
 from atoll.jsondata import JSON
 from atoll.net.envelope import Envelope
+from atoll.scoresheet import ScoreSheet
 from atoll.table.table import Event, Table
 from atoll.types import Action, Config, Results, State
 from atoll.wire import Kind
@@ -321,12 +322,12 @@ class NetTable:
         end = self.table.results()
         return end.results if end is not None else None
 
-    def score_details(self) -> Sequence[str]:
+    def score_sheet(self) -> ScoreSheet | None:
         """How the game counted the scores, once it is over."""
         engine = self.table.engine
         if engine is None or self.results() is None:
-            return []
-        return list(self.game.score_details(engine.match.state))
+            return None
+        return self.game.score_sheet(engine.match.state)
 
     def problem(self) -> str | None:
         """Why the table stopped early: a cheat, or the link to the table failed."""

@@ -22,6 +22,7 @@ from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
 from atoll.client.console import Console
+from atoll.client.help_pages import cards_help, legend_help, rules_help
 from atoll.client.model import GameModel, LogEntry
 from atoll.engine.match import normal_text
 from atoll.errors import AmbiguousAction, AtollError, UnknownAction
@@ -30,9 +31,14 @@ from atoll.errors import AmbiguousAction, AtollError, UnknownAction
 COMMANDS = {
     "help": "explain how to type actions",
     "board": "draw the board again",
+    "rules": "a summary of the game's rules",
+    "cards": "the cards, tiles or pieces and what each does",
+    "legend": "what the symbols on the board mean",
     "log": "show the whole game log",
     "quit": "leave the game (asks first, and offers to save it)",
 }
+#: The game's own pages, by command.
+PAGES = {"rules": rules_help, "cards": cards_help, "legend": legend_help}
 #: How many legal actions to list before each decision (Tab shows them all).
 LISTED_ACTIONS = 12
 #: Saves the game and returns where it went; raises AtollError when it cannot.
@@ -196,6 +202,8 @@ class PromptClient:
             self._show_whose_turn()
         elif command == "log":
             self._show_log(self.model.log, "the game so far:")
+        elif command in PAGES:
+            self.console.show(PAGES[command](self.model.game, self.model.match.config))
         else:
             self._show_help()
         return None

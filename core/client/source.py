@@ -14,6 +14,7 @@ from typing import Any, Protocol
 
 from atoll.errors import AtollError
 from atoll.game import Fragments, Game
+from atoll.scoresheet import ScoreSheet
 from atoll.types import Config, Results
 
 
@@ -129,8 +130,9 @@ class TableSource(Protocol):
     def results(self) -> Results | None:
         """The results once the game is over, else ``None``."""
 
-    def score_details(self) -> Sequence[str]:
-        """How the scores were counted, in the game's words, once the game is over (else empty)."""
+    def score_sheet(self) -> ScoreSheet | None:
+        """How the scores were counted, in the game's words, once the game is over (else ``None``, as
+        when the game does not say)."""
 
     def can_undo(self, seat: int) -> bool:
         """Whether ``seat`` may take back its latest action now (local games against bots only)."""

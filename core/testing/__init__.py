@@ -21,6 +21,7 @@ from atoll.testing.conformance import (
 )
 from atoll.testing.fast import check_fast_path
 from atoll.testing.rigged import RiggedResolver
+from atoll.testing.texts import check_owner_marks, check_score_sheet, check_texts
 
 __all__ = [
     "CHECKS",
@@ -38,8 +39,11 @@ __all__ = [
     "check_illegal_actions",
     "check_json",
     "check_no_mutation",
+    "check_owner_marks",
     "check_public_replay",
     "check_render",
+    "check_score_sheet",
+    "check_texts",
     "conformance_cases",
     "play",
 ]

@@ -44,6 +44,7 @@ from atoll.game import Game
 from atoll.guard import guard
 from atoll.jsondata import JSON, canonical, clone, roundtrip
 from atoll.testing.inputs import HiddenInput, tripwires, watched
+from atoll.testing.texts import check_owner_marks, check_score_sheet, check_texts
 from atoll.types import Action, Chance, Config, Decision, End, Knowledge, Results, State, Step
 
 #: A playout that takes more steps (decisions and chance events) than this has not ended.
@@ -768,6 +769,9 @@ CHECKS: Mapping[str, Check] = {
     "action-texts": check_action_texts,
     "illegal-actions": check_illegal_actions,
     "render": check_render,
+    "texts": check_texts,
+    "score-sheet": check_score_sheet,
+    "owner-marks": check_owner_marks,
     "determinism": check_determinism,
     "hidden-inputs": check_hidden_inputs,
 }

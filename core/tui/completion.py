@@ -13,6 +13,9 @@ from atoll.client.matching import ranked
 #: How much of an action's help fits beside it in the menu.
 META_WIDTH = 48
 
+#: What begins table talk at the prompt.
+CHAT_MARKS = ("'", '"', "/say ")
+
 
 class ActionCompleter(Completer):
     """Completes the whole line with the legal texts that fit it (:func:`ranked`), then the commands.
@@ -36,6 +39,8 @@ class ActionCompleter(Completer):
         commands, when the line begins with ``/``)."""
         typed = document.text_before_cursor
         wanted = typed.strip()
+        if wanted.lower().startswith(CHAT_MARKS):
+            return  # table talk: no action or command to complete
         commands = self._commands()
         if not wanted.startswith("/"):
             for text in ranked(wanted, self._texts()):

@@ -4,9 +4,9 @@ game-specific: every game word comes from the plugin."""
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Sequence
 
+from atoll.client.help_pages import WIDTH, cards_help, legend_help, pairs_help, rules_help, wrap
 from atoll.client.source import LogLine
 from atoll.engine.match import normal_text
 from atoll.game import Fragments, Game
@@ -23,16 +23,18 @@ TOPICS: dict[str, tuple[str, str]] = {
 #: Commands besides the help topics.
 COMMANDS: dict[str, tuple[str, str]] = {
     "undo": ("F6", "take back your latest move (local games)"),
+    "result": ("F7", "after the game: the result, or the board again"),
     "quit": ("Ctrl-C", "leave the game (asks first; a local game is saved to resume)"),
 }
-WIDTH = 76
+__all__ = ["COMMANDS", "TOPICS", "WIDTH", "cards_help", "glossary_for", "keys_help", "legend_help",
+           "log_help", "pairs_help", "rules_help"]
 
 
 def keys_help() -> Fragments:
     """The keys and commands, and how to type an action."""
     lines: Fragments = [
         ("bold", "Typing a move\n"),
-        ("", _wrap("Type an action as listed, or any unique beginning of it; case and extra spaces do not "
+        ("", wrap("Type an action as listed, or any unique beginning of it; case and extra spaces do not "
                    "matter, and short forms work when only one action fits (\"play mouse\" for "
                    "\"play 1 mouse\"). The list of fitting actions opens as you type; Tab completes the "
                    "part they share, or steps through them; Enter plays. A refused text stays in the "
@@ -46,44 +48,6 @@ def keys_help() -> Fragments:
                       "  At a network table, ' (or /say) and a text talks to the table; a spectator's\n"
                       "  plain text does too. Table talk is marked and never part of the game's log.\n"))
     return lines
-
-
-def rules_help(game: Game, config: Config) -> Fragments:
-    """The rules summary the game provides, or its one-line summary and a word that there is none."""
-    info = game.info
-    head: Fragments = [("bold", f"{info.title} ({config.variant}), {config.seats} seats\n\n")]
-    summary = game.rules_summary(config).strip()
-    if summary:
-        paragraphs = [_wrap(p) for p in summary.split("\n\n")]
-        return [*head, ("", "\n\n".join(paragraphs) + "\n")]
-    return [*head, ("", _wrap(info.summary or "") + "\n\n"),
-            ("italic", f"{info.title} gives no rules summary; its rules page has the rules in full.\n")]
-
-
-def pairs_help(title: str, pairs: Sequence[tuple[str, str]], missing: str) -> Fragments:
-    """A list of ``(name, meaning)`` pairs (cards, or the legend), or ``missing`` when there are none."""
-    if not pairs:
-        return [("bold", f"{title}\n\n"), ("italic", missing + "\n")]
-    width = min(max(len(name) for name, _ in pairs), 18)
-    lines: Fragments = [("bold", f"{title}\n\n")]
-    for name, meaning in pairs:
-        wrapped = textwrap.wrap(meaning, WIDTH - width - 4) or [""]
-        lines.append(("bold", f"  {name:<{width}}  "))
-        lines.append(("", wrapped[0] + "\n"))
-        lines.extend(("", " " * (width + 4) + more + "\n") for more in wrapped[1:])
-    return lines
-
-
-def cards_help(game: Game, config: Config) -> Fragments:
-    """The game's cards, tiles or pieces and what each does."""
-    return pairs_help("Cards, tiles and pieces", game.glossary(config),
-                      f"{game.info.title} lists no cards or tiles; the rules summary (F2) has the rules.")
-
-
-def legend_help(game: Game, config: Config) -> Fragments:
-    """What the board's symbols mean, and the seat marks the client adds."""
-    return pairs_help("Legend", game.legend(config),
-                      f"{game.info.title} gives no legend; its board names what it shows in words.")
 
 
 def log_help(lines: Sequence[LogLine], viewer: int | None) -> Fragments:
@@ -105,7 +69,3 @@ def glossary_for(game: Game, config: Config, text: str) -> str | None:
         if key and (key in words or (" " in key and key in normal_text(text))):
             found.append(f"{name}: {meaning}")
     return "; ".join(found) if found else None
-
-
-def _wrap(text: str) -> str:
-    return "\n".join(textwrap.wrap(" ".join(text.split()), WIDTH))

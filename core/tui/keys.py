@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 #: Function keys and the commands they give.
 FUNCTION_KEYS = (("f1", "help"), ("f2", "rules"), ("f3", "cards"), ("f4", "legend"), ("f5", "log"),
-                 ("f6", "undo"))
+                 ("f6", "undo"), ("f7", "result"))
 
 
 def table_keys(screen: TableScreen) -> KeyBindings:

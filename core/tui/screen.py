@@ -39,11 +39,13 @@ from prompt_toolkit.output import Output
 from prompt_toolkit.styles import Style
 
 from atoll.client.matching import common_part
+from atoll.client.news import runs
+from atoll.client.results import headline, result_lines
 from atoll.client.source import Refused, TableSource, Waiting
 from atoll.engine.match import normal_text
 from atoll.errors import AtollError
 from atoll.game import Fragments
-from atoll.tui.completion import ActionCompleter
+from atoll.tui.completion import CHAT_MARKS, ActionCompleter
 from atoll.tui.fragments import drop_lines, highlight_changes
 from atoll.tui.help import (
     COMMANDS,
@@ -80,8 +82,6 @@ STYLE = Style.from_dict({
     "changed": "bg:#3a3a3a",
     "chat": "italic",
 })
-#: What begins table talk at the prompt.
-CHAT_MARKS = ("'", '"', "/say ")
 
 
 class Ending(enum.Enum):
@@ -140,7 +140,8 @@ class TableScreen:
         self.asking = False
         self.message: Fragments = []
         self._leave_hint = leave_hint
-        self._seen_log = 0  # log lines the viewer had seen when it last moved
+        self._seen: dict[int | None, int] = {}  # log lines each person had seen when they last moved
+        self.result_shown = True  # at the end, the result page instead of the board (F7 switches)
         self._was_mine = False
         self._seen_board: list[str] | None = None  # the board just after the viewer's latest move
         self._memo_stamp: object = None
@@ -278,12 +279,15 @@ class TableScreen:
         ])
         handoff = Window(FormattedTextControl(styled(self._handoff_text)), wrap_lines=True)
         overlay = Window(FormattedTextControl(styled(self._overlay_text)), wrap_lines=True)
+        result = Window(FormattedTextControl(styled(self._results_text)), wrap_lines=True)
 
         def body() -> Container:
             if self.handoff is not None:
                 return handoff
             if self.overlay is not None:
                 return overlay
+            if self._showing_results():
+                return result
             return roomy if self._roomy() else compact
 
         prompt = Window(
@@ -365,7 +369,7 @@ class TableScreen:
         # drawn once per state of the table, size, news mark and result: a redraw reads the pane
         # several times (its height, its end), and wrapping a long log each time made redraws slow
         size = self._size()
-        key = (size, self._seen_log, self.source.results() is not None)
+        key = (size, self._seen_log(), self.source.results() is not None)
         drawn: dict[tuple[Size, int, bool], Fragments] = self._memo("log", dict)
         if key not in drawn:
             drawn[key] = self._draw_log(size)
@@ -373,25 +377,37 @@ class TableScreen:
 
     def _draw_log(self, size: Size) -> Fragments:
         lines = self.source.log()
-        seats = self.source.seats()
         width = size.columns - self._board_width() - 2 if self._roomy() else size.columns
-        first = max(0, len(lines) - size.rows)  # the pane shows the end; F5 shows it all
+        seen = min(self._seen_log(), len(lines))
+        first = max(0, seen - size.rows)  # the pane shows the end; F5 shows it all
         out: Fragments = []
-        for number, line in enumerate(lines[first:], first):
-            style = "class:news" if number >= self._seen_log else ""
-            if line.seat is not None and line.seat == self.viewer:
-                style = self.look.seat_style(line.seat, seats[line.seat].name)
-            if line.chat:
-                said = ("» " if self.look.unicode else "> ") + line.text
-                out.append((f"{style} class:chat", self._wrap(said, width)))
-                continue
-            out.append((style, self._wrap(line.seen_by(self.viewer), width)))
+        for line in lines[first:seen]:
+            out.append(self._log_line(line.seat, line.seen_by(self.viewer), line.chat, "", width))
+        if seen < len(lines):
+            title = "since your last move:" if seen else "so far:"
+            out.append(("class:news underline", title + "\n"))
+            names = [line.name for line in self.source.seats()]
+            for run in runs(lines[seen:], names, self.viewer):
+                out.append(self._log_line(run.seat, run.line(names), run.chat, "class:news", width))
         results = self.source.results()
         if results is not None:
-            out.append(("bold", self._wrap(self._result_line(results.scores, results.winners), width)))
-            out.extend(("", self._wrap(f"  {line}", width)) for line in self.source.score_details())
+            out.append(("bold", self._wrap(headline(results, self._people()), width)))
             out.extend(("bold", self._wrap(line, width)) for line in self._match_lines())
         return out or [("class:hint", "the game log appears here\n")]
+
+    def _seen_log(self) -> int:
+        """How many log lines the person at the keyboard had seen when they last moved (in a hot-seat
+        game each person has their own: the summary shows what happened since *their* move)."""
+        return self._seen.get(self.viewer, 0)
+
+    def _log_line(self, seat: int | None, text: str, chat: bool, style: str, width: int) -> tuple[str, str]:
+        """One line of the log pane: the viewer's own in its seat's colour, table talk marked."""
+        if seat is not None and seat == self.viewer:
+            style = self.look.seat_style(seat, self.source.seats()[seat].name)
+        if chat:
+            said = ("» " if self.look.unicode else "> ") + text
+            return (f"{style} class:chat", self._wrap(said, width))
+        return (style, self._wrap(text, width))
 
     @staticmethod
     def _wrap(text: str, width: int) -> str:
@@ -401,12 +417,31 @@ class TableScreen:
         wrapped = textwrap.wrap(text, max(20, width), subsequent_indent=indent, break_on_hyphens=False)
         return "\n".join(wrapped or [text]) + "\n"
 
-    def _result_line(self, scores: tuple[int, ...], winners: tuple[int, ...]) -> str:
-        names = [line.name for line in self.source.seats()]
-        counted = ", ".join(f"{names[s]} {score}" for s, score in enumerate(scores))
-        who = ", ".join(names[s] for s in winners) or "nobody"
-        verb = "wins" if len(winners) == 1 else "share the win"
-        return f"game over: {who} {verb} (scores: {counted})"
+    def _people(self) -> list[str]:
+        """Each seat as the result names it: the game's seat name and who sits there (``red (Ann)``)."""
+        return [f"{line.name} ({line.who})" for line in self.source.seats()]
+
+    def _result_lines(self) -> list[str]:
+        """Who won, every place with its points as the game counted them, and the tie-break."""
+        results = self.source.results()
+        if results is None:
+            return []
+        people = self._people()
+        width = max(40, self._size().columns - 2)
+        return [headline(results, people), *result_lines(results, self.source.score_sheet(), people, width)]
+
+    def _results_text(self) -> Fragments:
+        lines = self._result_lines()
+        if not lines:
+            return []
+        out: Fragments = [("bold", f"\n {lines[0]}\n\n")]
+        out.extend(("", f" {line}\n") for line in lines[1:])
+        out.extend(("bold", f" {line}\n") for line in self._match_lines())  # a match's totals so far
+        out.append(("class:hint", "\n F7 shows the board · F5 the whole log\n"))
+        return out
+
+    def _showing_results(self) -> bool:
+        return self.result_shown and self.source.results() is not None
 
     def _log_end(self) -> Point:
         lines = plain(self._log_text()).count("\n")
@@ -421,7 +456,9 @@ class TableScreen:
         text = waiting.text
         results = self.source.results()
         if results is not None:
-            text = self._result_line(results.scores, results.winners)
+            names = [line.name for line in self.source.seats()]
+            scores = ", ".join(f"{names[seat]} {score}" for seat, score in enumerate(results.scores))
+            text = f"{headline(results, self._people())} (scores: {scores})"
         return [(style, f" {text}")]
 
     def _prompt_text(self) -> Fragments:
@@ -530,7 +567,7 @@ class TableScreen:
         except AtollError as exc:
             self.say(f"refused: {exc}", "class:refused")
             return True
-        self._seen_log = len(self.source.log())
+        self._seen[self.viewer] = len(self.source.log())
         self._seen_board = None
         self._seen_board = plain(self._draw_board()).split("\n")  # what changes from here is marked
         buffer.reset()
@@ -561,18 +598,26 @@ class TableScreen:
         if name in topics:
             self.overlay = topics[name]
             self.overlay_scroll = 0
+        elif name == "result":
+            self._toggle_result()
         elif name == "undo":
             self._undo()
         elif name == "quit":
             self.ask_to_leave()
         self.app.invalidate()
 
+    def _toggle_result(self) -> None:
+        if self.source.results() is None:
+            self.say("the result shows when the game is over", "class:refused")
+            return
+        self.result_shown = not self.result_shown
+
     def _undo(self) -> None:
         if self.viewer is None or not self.source.can_undo(self.viewer):
             self.say("nothing to undo now: only your own latest move, on your turn", "class:refused")
             return
         self.source.undo(self.viewer)
-        self._seen_log = len(self.source.log())
+        self._seen[self.viewer] = len(self.source.log())
         self.say("took back your latest move", "class:hint")
 
     def ask_to_leave(self) -> None:
@@ -617,7 +662,6 @@ class TableScreen:
         self.handoff = None
         self._seen_board = None
         self.message = []  # the previous player's note is not for the next one
-        self._seen_log = len(self.source.log())
         self.app.invalidate()
 
     def tab(self) -> None:
@@ -651,8 +695,7 @@ class TableScreen:
         lines = []
         results = self.source.results()
         if results is not None:
-            lines.append(self._result_line(results.scores, results.winners))
-            lines.extend(f"  {line}" for line in self.source.score_details())
+            lines.extend(self._result_lines())
             lines.extend(self._match_lines())
         said = self.source.leave()
         if said:

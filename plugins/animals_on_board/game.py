@@ -7,7 +7,7 @@ from math import comb
 from typing import TYPE_CHECKING
 
 from atoll import JSON, Action, Config, Fragments, Game, Knowledge, Request, State, Step
-from atoll.plugins.animals_on_board import actions, rules, texts
+from atoll.plugins.animals_on_board import actions, explain, rules, texts
 from atoll.plugins.animals_on_board.meta import FACE_UP, FULL, INFO, MOST_CRATES, removed_option
 from atoll.plugins.animals_on_board.render import render as render_view
 from atoll.plugins.animals_on_board.view import view as seat_view
@@ -26,6 +26,7 @@ class AnimalsOnBoard(Game):
     """
 
     info = INFO
+    guide = explain.AnimalsOnBoardGuide()
 
     def configure(
         self,
@@ -82,6 +83,10 @@ class AnimalsOnBoard(Game):
     def describe_log(self, state: State, seat: int, action: Action) -> str:
         """A public log line: a take names the face-up tiles everybody saw go."""
         return texts.describe_log(state, seat, action)
+
+    def seat_names(self, config: Config) -> Sequence[str]:
+        """``player 1`` to ``player 4``: the numbers the client's seat marks carry."""
+        return [texts.seat_name(seat) for seat in range(config.seats)]
 
     def simulator(self, config: Config, draws: Draws, start: Position | None = None) -> Simulator | None:
         """The fast path: :mod:`atoll.plugins.animals_on_board.fast`, imported only when a bot or a

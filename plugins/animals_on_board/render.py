@@ -13,6 +13,7 @@ from typing import Any
 
 from atoll import JSON, Fragments
 from atoll.plugins.animals_on_board.meta import HIDDEN, number_of
+from atoll.plugins.animals_on_board.texts import seat_name
 
 #: A tile's colour says its number: a single's worth at a glance.
 NUMBER_STYLES = ("", "fg:ansibrightblack", "fg:ansiwhite", "fg:ansicyan", "fg:ansiyellow", "fg:ansired bold")
@@ -52,14 +53,14 @@ def render(view: Mapping[str, JSON]) -> Fragments:
 
 def _status(v: Mapping[str, Any]) -> str:
     if v["phase"] == "over":
-        winners = ", ".join(f"seat {s}" for s in v["winners"])
+        winners = ", ".join(seat_name(s) for s in v["winners"])
         return f"game over: {winners} win{'s' if len(v['winners']) == 1 else ''}"
     if v["phase"] == "cut":
-        return f"departure: seat {v['turn']} cuts its ark to ten"
+        return f"departure: {seat_name(v['turn'])} cuts its ark to ten"
     if v["phase"] == "keep":
         return "set-up: every player keeps one tile face down"
     final = ", final turn" if v["final"] else ""
-    moving = f", seat {v['turn']} to move{final}" if v["turn"] is not None else ""
+    moving = f", {seat_name(v['turn'])} to move{final}" if v["turn"] is not None else ""
     return f"round {v['round']}{moving}"
 
 
@@ -103,7 +104,8 @@ def _seats(v: Mapping[str, Any]) -> list[Line]:
             words.append([("bold", f", {v['scores'][seat]} points{won}")])
         if seat == v["turn"] and v["phase"] != "over":
             words.append([("bold", "  <- to move")])
-        lines += _flow([(YOU if you else "bold", f"seat {seat}{' (you)' if you else ''}"), ("", ":")], words)
+        label = f"{seat_name(seat)}{' (you)' if you else ''}"
+        lines += _flow([(YOU if you else "bold", label), ("", ":")], words)
         if v["face_up"][seat] and not departed:  # A19: the tiles beyond ten, face up for all
             lines += _flow([("", "    beyond ten, face up:")], _tiles(v["face_up"][seat]))
         if departed:

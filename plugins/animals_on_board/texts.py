@@ -75,9 +75,14 @@ def aliases(state: State, action: Action) -> list[str]:
     return []
 
 
+def seat_name(seat: int) -> str:
+    """A seat as the game names it: ``player 1`` for seat 0, the number the client's seat marks carry."""
+    return f"player {seat + 1}"
+
+
 def describe_log(state: State, seat: int, action: Action) -> str:
     """A public line for the game log, naming only what everybody sees."""
-    who = f"seat {seat}"
+    who = seat_name(seat)
     if "split" in action:
         number, named, _ = split_sides(state, action)
         crate = ("gives a crate back (five is the most)" if state["crates"][seat] == MOST_CRATES
@@ -110,7 +115,7 @@ def describe_chance(state: State, request: Request, outcome: Mapping[str, JSON])
     if isinstance(request, Deal) and phase == "deal":
         return "every player draws three tiles"
     if isinstance(request, Deal):
-        return f"seat {state['turn']} looks at the face-down tile it took"
+        return f"{seat_name(state['turn'])} looks at the face-down tile it took"
     faces = outcome.get("faces")
     if not isinstance(request, Reveal) or not isinstance(faces, dict):
         return None
@@ -125,7 +130,7 @@ def describe_chance(state: State, request: Request, outcome: Mapping[str, JSON])
         return line + (" and a face-down tile" if state["hidden"] is None else "")
     shown = {**state["public"], **faces}
     arks = "; ".join(
-        f"seat {seat}: " + " ".join(sorted((str(shown[h]) for h in ark), key=order))
+        f"{seat_name(seat)}: " + " ".join(sorted((str(shown[h]) for h in ark), key=order))
         for seat, ark in enumerate(state["arks"])
     )
     return f"the arks depart: {arks}"

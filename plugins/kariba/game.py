@@ -19,7 +19,7 @@ from atoll import (
     Step,
     Tensors,
 )
-from atoll.plugins.kariba import rules, texts
+from atoll.plugins.kariba import explain, rules, texts
 from atoll.plugins.kariba.render import render as render_view
 from atoll.plugins.kariba.view import view as seat_view
 
@@ -34,6 +34,7 @@ class Kariba(Game):
         "kariba", "Kariba", rules.MIN_SEATS, rules.MAX_SEATS, ("standard", "experienced"),
         summary="play animals to the waterhole; three or more chase the next weaker animal away",
     )
+    guide = explain.KaribaGuide()
 
     def setup(self, config: Config) -> State:
         """The state before the shuffle."""
@@ -73,11 +74,16 @@ class Kariba(Game):
 
     def describe_log(self, state: State, seat: int, action: Action) -> str:
         """A log line naming the cards played and the cards won."""
-        return texts.describe_log(state, seat, action, f"seat {seat}")
+        return texts.describe_log(state, seat, action, texts.seat_name(seat))
 
     def describe_chance(self, state: State, request: Request, outcome: Mapping[str, JSON]) -> str | None:
-        """``the face-up row now shows mouse, mouse, leopard``, ``seat 2 draws a card from the pile``."""
-        return texts.describe_chance(state, request, outcome, [f"seat {s}" for s in range(state["seats"])])
+        """``the face-up row now shows mouse, mouse, leopard``, ``player 3 draws a card from the pile``."""
+        names = [texts.seat_name(s) for s in range(state["seats"])]
+        return texts.describe_chance(state, request, outcome, names)
+
+    def seat_names(self, config: Config) -> Sequence[str]:
+        """``player 1`` to ``player 4``: the numbers the client's seat marks carry."""
+        return [texts.seat_name(seat) for seat in range(config.seats)]
 
     def simulator(self, config: Config, draws: Draws, start: Position | None = None) -> Simulator | None:
         """The fast path: :mod:`atoll.plugins.kariba.fast`, imported only when a bot or a simulation asks."""

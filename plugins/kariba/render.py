@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 from atoll import JSON, Fragments
 from atoll.plugins.kariba import rules
-from atoll.plugins.kariba.texts import name
+from atoll.plugins.kariba.texts import name, seat_name
 
 #: One colour per animal, so a card reads the same in the hand, the row and the waterhole.
 STYLES = ("", "fg:ansigray", "fg:ansiyellow", "fg:ansiwhite bold", "fg:ansibrightyellow bold",
@@ -33,7 +33,7 @@ def render(view: Mapping[str, JSON]) -> Fragments:
     out.append(("", "\n"))
     for seat, (size, won) in enumerate(zip(view["hand_sizes"], view["won"], strict=True)):
         you = seat == view["seat"]
-        line: Fragments = [(YOU if you else "", f"seat {seat}{' (you)' if you else ''}"),
+        line: Fragments = [(YOU if you else "", f"{seat_name(seat)}{' (you)' if you else ''}"),
                            ("", f": {size} in hand, {won} won")]
         held = _cards(view["shown"][seat]) if view["shown"][seat] else []
         turn = "  <- to play" if seat == view["turn"] and view["phase"] != "over" else ""
@@ -51,10 +51,10 @@ def render(view: Mapping[str, JSON]) -> Fragments:
 def _header(view: Mapping[str, JSON]) -> Fragments:
     head: Fragments = [(TITLE, "Kariba"), ("", f" ({view['variant']})  ")]
     if view["phase"] == "over":
-        winners = ", ".join(f"seat {s}" for s in view["winners"])
+        winners = ", ".join(seat_name(s) for s in view["winners"])
         head.append(("bold", f"game over: {winners} win{'s' if len(view['winners']) == 1 else ''}\n"))
     else:
-        head.append(("", f"seat {view['turn']} to play\n"))
+        head.append(("", f"{seat_name(view['turn'])} to play\n"))
     return head
 
 

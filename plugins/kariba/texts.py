@@ -45,6 +45,11 @@ def aliases(state: State, action: Action) -> list[str]:
     return []
 
 
+def seat_name(seat: int) -> str:
+    """A seat as the game names it: ``player 1`` for seat 0, the number the client's seat marks carry."""
+    return f"player {seat + 1}"
+
+
 def describe_log(state: State, seat: int, action: Action, seat_name: str) -> str:
     """A log line for ``seat`` taking ``action`` in ``state``, with the chase it causes (public words)."""
     if "play" in action:

@@ -16,7 +16,7 @@ from atoll import (
     State,
     Step,
 )
-from atoll.plugins.kiribati import render, texts, turn, view
+from atoll.plugins.kiribati import explain, render, texts, turn, view
 from atoll.plugins.kiribati.meta import COLOURS, INFO, animals_in_play
 from atoll.plugins.kiribati.state import initial_state
 
@@ -42,6 +42,7 @@ class Kiribati(Game):
     """
 
     info = INFO
+    guide = explain.KiribatiGuide()
 
     def configure(
         self,

@@ -19,7 +19,14 @@ SHELL, FREE, FLOODED, WATER, NET, LAND, DIM = (
     "fg:ansiwhite bold", "fg:ansiwhite", "fg:ansicyan", "fg:ansiblue", "fg:ansicyan bold",
     "fg:ansiyellow", "fg:ansibrightblack",
 )
-CELL = 8
+#: A place's width: a turtle draws each of its places as two characters (an animal's letter and its
+#: owner's seat number, ``R1``; ``__`` free; ``~~`` flooded), so owners are told apart without colour.
+CELL = 11
+#: A short word on each event while it is in play, for the board's status line.
+EVENT_NOW = {
+    "cloudy": "no card affects a koala",
+    "fishing_net": "no turtle onto/off #",
+}
 #: The widest line drawn, so the whole board fits an 80-column terminal; longer lists go on to the next
 #: line, indented, at a break between two items.
 WIDTH = 79
@@ -33,16 +40,16 @@ def render(view: Mapping[str, JSON]) -> Fragments:
         out.append(("", f" of 15 (start player: {names[0]})"))
     out.append(("", "\n"))
     out += _shore("MAINLAND", view["mainland"], names)
-    out.append((DIM, "     " + "".join(f"  c{c + 1}    " for c in range(view["cols"])) + "\n"))
+    out.append((DIM, "    " + "".join(f"{f'c{c + 1}':^{CELL}}" for c in range(view["cols"])) + "\n"))
     net = set(view["net"])
     for row in reversed(range(ROWS)):
-        out.append((DIM, f" r{row + 1}  "))
+        out.append((DIM, f" r{row + 1} "))
         for col, turtle in enumerate(view["board"][row]):
             out += _cell(turtle, names, place(col, row) in net)
         out.append(("", "\n"))
     out += _shore("ISLAND  ", view["island"], names)
     out += _status(view, names)
-    legend = ["M monkey", "L lizard", "K kagu", "R rabbit", "O koala", "_ free", "~ flooded"]
+    legend = ["M monkey", "L lizard", "K kagu", "R rabbit", "O koala", "R1 red's rabbit"]
     legend += ["# net"] if net else []
     legend += ["after | : animals to throw off"] if view["throw"] else []
     out.append((DIM, packed("", legend, ",")))
@@ -73,13 +80,14 @@ def _shore(title: str, pieces: list[list[str]], names: list[str]) -> Fragments:
 
 
 def _cell(turtle: Any, names: list[str], netted: bool) -> Fragments:
-    """One place, 8 characters wide: water, or a turtle showing every animal aboard, its free (_)
-    and flooded (~) places. A kagu on a 3-turtle's flooded place is underlined; while a diving
-    turtle carries more animals than it has places (before the player throws them off), the ones
-    over its size are drawn after a bar: ``(RM|K)``."""
+    """One place, :data:`CELL` characters wide: water, or a turtle showing every animal aboard with
+    its owner's seat number, its free (``__``) and flooded (``~~``) places. A kagu on a 3-turtle's
+    flooded place is underlined; while a diving turtle carries more animals than it has places (before
+    the player throws them off), the ones over its size are drawn after a bar: ``(R1M2|K1)``."""
     mark = (NET, "#") if netted else ("", " ")
     if turtle is None:
-        return [mark, (WATER, " " * 2 + "\u00b7" + " " * 4)]
+        middle = (CELL - 1) // 2
+        return [mark, (WATER, " " * middle + "\u00b7" + " " * (CELL - 2 - middle))]
     size, animals = turtle["size"], list(turtle["animals"])
     places = 4 if size >= 3 else 2  # a large tile shows four places, a small one two
     inner: Fragments = []
@@ -89,33 +97,50 @@ def _cell(turtle: Any, names: list[str], netted: bool) -> Fragments:
             flooded_kagu = next(a for a in reversed(animals) if a[1] == "kagu")
             animals.remove(flooded_kagu)
         inner += [_letter(a, names) for a in animals]
-        inner += [(FREE, "_")] * (size - len(animals))
+        inner += [(FREE, "__")] * (size - len(animals))
         if flooded_kagu is not None:
-            inner.append((STYLE[names[flooded_kagu[0]]] + " underline", LETTERS["kagu"]))
-        inner += [(FLOODED, "~")] * (places - len(inner))
+            inner.append((STYLE[names[flooded_kagu[0]]] + " underline", piece_text(flooded_kagu)))
+        inner += [(FLOODED, "~~")] * (places - len(inner))
     else:  # a diving turtle in the throw step (rule K18)
         inner += [_letter(a, names) for a in animals[:size]]
         inner.append((SHELL, "|"))
         inner += [_letter(a, names) for a in animals[size:]]
-    width = len(inner) + 2
+    width = sum(len(text) for _, text in inner) + 2
     lead = max(0, (CELL - 1 - width) // 2)
     return [mark, ("", " " * lead), (SHELL, "("), *inner, (SHELL, ")"), ("", " " * (CELL - 1 - lead - width))]
 
 
 def _letter(animal: list[Any], names: list[str]) -> tuple[str, str]:
+    return STYLE[names[animal[0]]], piece_text(animal)
+
+
+def piece_text(animal: list[Any]) -> str:
+    """An animal on a turtle as drawn: its letter and its owner's seat counted from 1 (``R1``), the
+    number the client's seat marks carry."""
     seat, kind = animal
-    return STYLE[names[seat]], LETTERS[kind]
+    return f"{LETTERS[kind]}{seat + 1}"
+
+
+def owned_pieces(view: Mapping[str, Any]) -> list[tuple[int, str]]:
+    """Every animal drawn on a turtle, and each seat's animals on the shores, with their owners."""
+    out = [(animal[0], piece_text(animal)) for row in view["board"] for turtle in row if turtle
+           for animal in turtle["animals"]]
+    names = view["names"]
+    for shore in ("mainland", "island"):
+        out += [(seat, f"{names[seat]}:{''.join(LETTERS[k] for k in kinds)}")
+                for seat, kinds in enumerate(view[shore]) if kinds]
+    return out
 
 
 def _status(view: Mapping[str, Any], names: list[str]) -> Fragments:
     out: Fragments = []
     supply = view["supply"]
-    out.append(("", f" supply: {supply['large']} large (4/3), {supply['small']} small (2/1)"))
+    out.append(("", f" supply: {supply['large']} large, {supply['small']} small"))
     if view["event"]:
         out.append(("", "  event: "))
-        out.append(("bold", EVENT_TITLES[view["event"]]))
+        out.append(("bold", event_now(view["event"])))
     if view["variant"] == "professional":
-        out.append((DIM, f"  ({view['events_left']} events left)"))
+        out.append((DIM, f", {view['events_left']} left"))
     out.append(("", "\n"))
     turn = names[view["turn"]]
     if view["phase"] == "over":
@@ -164,6 +189,16 @@ def _cards(view: Mapping[str, Any], names: list[str]) -> Fragments:
         out.append((DIM, packed("played: ", played, ";")))
     if view["seat"] is not None:
         hand = ", ".join(CARD_TITLES[c] for c in view["hand"]) or "none"
+        if view["phase"] == "keep" and not view["hand"]:
+            hand = "none yet: keep 4 of the 6 cards (F3 says what each does)"
         out.append(("", " your hand: "))
         out.append(("bold", hand + "\n"))
     return out
+
+
+def event_now(event: str | None) -> str:
+    """The event card in play and, for one that lasts the round, what it does now."""
+    if not event:
+        return ""
+    now = EVENT_NOW.get(event)
+    return f"{EVENT_TITLES[event]} ({now})" if now else EVENT_TITLES[event]

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from atoll import JSON, Action, Config, Fragments, Game, Knowledge, Request, State, Step
-from atoll.plugins.survival import render, texts, turn, view
+from atoll.plugins.survival import explain, render, texts, turn, view
 from atoll.plugins.survival.board import NEIGHBOURS, PLACES
 from atoll.plugins.survival.meta import ANIMALS, COLOURS, INFO
 from atoll.plugins.survival.obstacles import bound
@@ -26,6 +26,7 @@ class Survival(Game):
     """
 
     info = INFO
+    guide = explain.SurvivalGuide()
 
     def setup(self, config: Config) -> State:
         """Predators on their corners; the prey wait to be placed."""
@@ -75,10 +76,6 @@ class Survival(Game):
     def seat_names(self, config: Config) -> Sequence[str]:
         """The players' colours."""
         return COLOURS[: config.seats]
-
-    def legend(self, config: Config) -> Sequence[tuple[str, str]]:
-        """The board's marks (S22): tokens by owner letter, obstacles, the predator's reach."""
-        return render.legend(config.seats)
 
     def simulator(self, config: Config, draws: Draws, start: Position | None = None) -> Simulator | None:
         """The fast path: :mod:`atoll.plugins.survival.fast`, imported only when a bot or a simulation

@@ -49,6 +49,15 @@ def _cells(view: Mapping[str, Any]) -> dict[str, tuple[str, str]]:
     return cells
 
 
+def owned_pieces(view: Mapping[str, Any]) -> list[tuple[int, str]]:
+    """Every token on the board with its owner: ``*R*`` red's predator, ``Rz`` red's zebra."""
+    letters: list[str] = view["letters"]
+    out = [(seat, f"*{letters[seat]}*") for seat, place in enumerate(view["predators"]) if place is not None]
+    out += [(seat, f"{letters[seat]}{INITIALS[animal]}")
+            for seat, prey in enumerate(view["prey"]) for animal in prey]
+    return out
+
+
 #: The widest and tallest drawing (S22): the whole board and its side lines fit an 80x24 terminal
 #: with the table screen's title, status, prompt and a line of log (the screen keeps four lines).
 MAX_COLUMNS, MAX_LINES = 79, 20

@@ -28,7 +28,7 @@ def test_a20_a_group_taken_face_up_is_named_in_the_log_but_not_on_the_board() ->
     """A20: everybody saw the tiles go, so the log names them; the board shows the taker's count only."""
     state, _ = table(seats=2, groups=[["zebra1", "zebra2"], ["fox1"]], crates=[2, 1])
     line = GAME.describe_log(state, 0, {"take": 1})
-    assert line.startswith("seat 0 takes zebra1 zebra2 for 2 crates")
+    assert line.startswith("player 1 takes zebra1 zebra2 for 2 crates")
     after = GAME.apply(state, {"take": 1})
     assert "zebra1" not in str(GAME.view(after, 1, {})) and GAME.view(after, 1, {})["ark_sizes"] == [2, 0]
 

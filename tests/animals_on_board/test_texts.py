@@ -93,12 +93,12 @@ def test_the_log_names_what_everybody_sees_and_never_the_face_down_tile() -> Non
     state, _ = table(seats=3, groups=[["fox5", "lion1", HIDDEN]], crates=[5, 3, 1])
     split = action(state, f"split 1: {HIDDEN}")
     assert GAME.describe_log(state, 0, split) == (
-        "seat 0 splits off hidden from group 1 and gives a crate back (five is the most)"
+        "player 1 splits off hidden from group 1 and gives a crate back (five is the most)"
     )
     state = GAME.apply(state, split)
     take = action(state, f"take 2: {HIDDEN}")
     assert GAME.describe_log(state, 1, take) == (
-        "seat 1 takes hidden for 1 crate and drops out of the round, taking the start-player flag"
+        "player 2 takes hidden for 1 crate and drops out of the round, taking the start-player flag"
     )
 
 

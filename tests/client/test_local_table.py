@@ -247,6 +247,6 @@ def test_a_sealed_choice_reads_in_full_only_for_its_chooser() -> None:
 def test_chance_that_shows_a_card_to_the_person_is_told_in_their_own_words() -> None:
     kariba = new_local_table(load_registry(), "kariba", seed=3, bots=["random"])
     play_out(kariba, stop_after=1)
-    draw = next(line for line in kariba.log() if line.seen_by(None) == "seat 0 draws a card from the pile")
+    draw = next(line for line in kariba.log() if line.seen_by(None) == "player 1 draws a card from the pile")
     assert draw.seen_by(0).startswith("you draw a")
-    assert draw.seen_by(1) == "seat 0 draws a card from the pile"
+    assert draw.seen_by(1) == "player 1 draws a card from the pile"

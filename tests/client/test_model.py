@@ -123,7 +123,9 @@ def test_the_end_names_the_scores_and_the_winner() -> None:
     results = model.results()
     assert results is not None
     assert results.scores[0] == 14
-    assert model.result_lines()[0].startswith("scores: seat 0 (you) 14, seat 1 (random bot) ")
+    assert model.result_lines()[0] == "game over: seat 0 (you) wins"
+    assert model.result_lines()[1].split() == ["1st", "seat", "0", "(you):", "14", "points"]
+    assert model.result_lines()[2].startswith("2nd   seat 1 (random bot): ")
     assert model.turn() == "the game is over"
 
 

@@ -71,7 +71,7 @@ def test_table_talk_reaches_everyone_and_marks_a_spectator() -> None:
     asyncio.run(talk())
     for seen in (player, watcher):
         talk_lines = [line.text for line in seen.log() if line.chat]
-        assert talk_lines == ["p2 (watching): nice move", "p0 (seat 0): thanks"], talk_lines
+        assert talk_lines == ["p2 (watching): nice move", "p0 (player 1): thanks"], talk_lines
 
 
 def test_an_empty_chat_line_is_refused_and_nothing_is_sent() -> None:

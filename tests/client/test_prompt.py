@@ -11,9 +11,11 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from atoll.client.console import Console
+from atoll.client.local import start_local_game
 from atoll.client.model import GameModel
 from atoll.client.prompt import ActionCompleter, Ending, PromptClient, SessionResult
 from atoll.engine import LocalResolver, load, replay, save
+from atoll.registry import load_registry
 from atoll.types import Action, State
 from tests.client.conftest import stacked_model
 from tests.games.highcard import HighCard
@@ -54,7 +56,8 @@ def test_the_end_shows_the_scores_the_winner_and_where_the_game_was_saved(
     model: GameModel, tmp_path: Path
 ) -> None:
     result = play(model, WHOLE_GAME, tmp_path)
-    assert result.transcript[-5:-2] == ("the game is over", *model.result_lines())
+    said = model.result_lines()
+    assert result.transcript[-3 - len(said):-2] == ("the game is over", *said)
     assert result.transcript[-1] == f"replay it with: atoll replay {tmp_path / 'game.jsonl'}"
 
 
@@ -180,3 +183,13 @@ def test_the_game_is_saved_before_each_of_your_turns(model: GameModel, tmp_path:
         client.run()
     mine = [n for n, event in enumerate(model.match.events) if event.get("seat") == 0]
     assert saved_at == mine  # each save holds everything up to the player's next action
+
+
+def test_the_line_client_shows_the_games_rules_cards_and_legend_and_what_is_decided(tmp_path: Path) -> None:
+    model = start_local_game(load_registry(), "kiribati", seed=3, seats=2, variant="family", seat=0,
+                             bots=["random"]).model
+    said = shown(play(model, "rules\ncards\nlegend\n", tmp_path))
+    assert "Goal: bring your animals" in said
+    assert "Feeding station, 1 point." in said
+    assert "an animal and its owner's seat number: R1 is red's rabbit" in " ".join(said.split())
+    assert "your turn (red): keep 4 of your 6 action cards; F3 or cards explains" in said

@@ -20,16 +20,17 @@ def test_the_log_names_the_cards_played_and_the_cards_chased() -> None:
     match = start([[7, 7, 1, 3, 6], [8, 8, 8, 2, 2]])
     set_hole(match, {7: 2, 4: 2})
     line = GAME.describe_log(match.state, 0, match.parse(0, "play 2 rhino"))
-    assert line == "seat 0 plays 2 rhino cards and chases away 2 giraffe cards"
-    assert GAME.describe_log(match.state, 0, match.parse(0, "play 1 mouse")) == "seat 0 plays 1 mouse card"
+    assert line == "player 1 plays 2 rhino cards and chases away 2 giraffe cards"
+    assert GAME.describe_log(match.state, 0, match.parse(0, "play 1 mouse")) == "player 1 plays 1 mouse card"
 
 
 def test_the_log_names_the_face_up_card_taken_but_not_the_card_drawn() -> None:
     """K16, K19: a face-up card taken is public; a card drawn from the pile is not."""
     match = start([[7, 7, 1, 3, 6], [8, 8, 8, 2, 2]], pile=[3, 5, 8], variant="experienced")
     play(match, "play 2 rhino")
-    assert GAME.describe_log(match.state, 0, match.parse(0, "take zebra")) == "seat 0 takes the face-up zebra"
-    assert GAME.describe_log(match.state, 0, match.parse(0, "draw pile")) == "seat 0 draws from the pile"
+    taken = GAME.describe_log(match.state, 0, match.parse(0, "take zebra"))
+    assert taken == "player 1 takes the face-up zebra"
+    assert GAME.describe_log(match.state, 0, match.parse(0, "draw pile")) == "player 1 draws from the pile"
 
 
 def log_of_chance(match: Match) -> list[str]:
@@ -59,12 +60,12 @@ def test_chance_is_told_in_the_games_words() -> None:
         "the 64 cards are shuffled",
         "every player is dealt 5 cards",
         "the face-up row now shows zebra, ostrich, elephant",
-        "seat 0 draws a card from the pile",
+        "player 1 draws a card from the pile",
         "the face-up row now shows zebra, ostrich, leopard",
     ]
     standard = start([[7, 7, 1, 3, 6], [8, 8, 8, 2, 2]])
     play(standard, "play 2 rhino")
-    assert log_of_chance(standard)[-1] == "seat 0 draws 2 cards from the pile"
+    assert log_of_chance(standard)[-1] == "player 1 draws 2 cards from the pile"
 
 
 def test_play_mouse_names_the_one_play_of_mice_in_any_case() -> None:
@@ -103,8 +104,8 @@ def test_the_drawing_shows_the_waterhole_the_players_the_pile_and_the_hand() -> 
     assert all(isinstance(style, str) and isinstance(text, str) for style, text in fragments)
     text = " ".join(_text(fragments).split())
     for line in ["7 rhino ## 2", "8 elephant 0", "Draw pile: 51 cards",
-                 "Face-up: zebra ostrich elephant", "seat 0 (you): 5 in hand, 0 won <- to play",
-                 "seat 1: 5 in hand, 0 won", "Your hand: mouse zebra leopard rhino rhino"]:
+                 "Face-up: zebra ostrich elephant", "player 1 (you): 5 in hand, 0 won <- to play",
+                 "player 2: 5 in hand, 0 won", "Your hand: mouse zebra leopard rhino rhino"]:
         assert line in text
 
 
@@ -115,7 +116,7 @@ def test_a_spectator_sees_no_hand_and_the_end_names_the_winners() -> None:
     set_hole(match, {6: 2})
     play(match, "play 5 rhino")
     text = _text(GAME.render(match.view(None)))
-    assert "game over: seat 0, seat 1 win" in text
+    assert "game over: player 1, player 2 win" in text
     assert "Your hand" not in text
 
 
@@ -134,4 +135,4 @@ def test_the_player_who_draws_reads_which_animals_and_the_others_only_how_many()
     mine = GAME.describe_chance_to(state, request, draw["outcome"], 0, match.knowledge(0))
     assert len(drawn) == 1 and mine == f"you draw {'an' if drawn[0] == 5 else 'a'} {NAMES[drawn[0]]}"
     assert GAME.describe_chance_to(state, request, draw["outcome"], 1, match.knowledge(1)) is None
-    assert GAME.describe_chance(state, request, draw["outcome"]) == "seat 0 draws a card from the pile"
+    assert GAME.describe_chance(state, request, draw["outcome"]) == "player 1 draws a card from the pile"

@@ -17,7 +17,7 @@ def test_a_full_2_turtle_without_a_kagu_is_drawn_while_an_animal_is_thrown_off()
     state = act(state, "die 6", "dive c2r2")
     assert state["phase"] == "throw"
     for seat in (0, 1, None):
-        assert "(M|L)" in drawn(state, seat)
+        assert "(M1|L2)" in drawn(state, seat)
 
 
 def test_every_animal_of_a_diving_3_turtle_with_a_kagu_is_drawn_in_the_throw_step() -> None:
@@ -25,19 +25,19 @@ def test_every_animal_of_a_diving_3_turtle_with_a_kagu_is_drawn_in_the_throw_ste
     riders = ["red monkey", "blue lizard", "red rabbit", "blue kagu"]
     state = act(sea(variant="family", turtles={"c3r1": (3, riders)}, dice=(6, 6)), "die 6", "dive c3r1")
     assert state["phase"] == "throw"
-    assert "(ML|RK)" in drawn(state)
+    assert "(M1L2|R1K2)" in drawn(state)
 
 
 def test_a_1_turtle_with_two_kagus_is_not_drawn_like_a_2_turtle() -> None:
     """K15, K26: the flooded place of a 1-turtle carries nobody; two kagus on it wait to be thrown."""
     state = sea(variant="family", turtles={"c2r2": (2, ["red kagu", "blue kagu"])}, dice=(6, 6))
     diving = act(state, "die 6", "dive c2r2")
-    assert "(K|K)" in drawn(diving)
-    assert "(KK)" in drawn(state)
+    assert "(K1|K2)" in drawn(diving)
+    assert "(K1K2)" in drawn(state)
 
 
 def test_a_kagu_on_a_3_turtles_flooded_place_is_drawn_in_its_place() -> None:
     """K26: a 3-turtle holding four shows the kagu on the flooded (fourth) place."""
     state = sea(turtles={"c1r1": (3, ["red kagu", "blue kagu", "red rabbit", "blue rabbit"])})
-    assert "(KRRK)" in drawn(state)
-    assert "(K__~)" in drawn(sea(turtles={"c1r1": (3, ["red kagu"])}))
+    assert "(K1R1R2K2)" in drawn(state)
+    assert "(K1____~~)" in drawn(sea(turtles={"c1r1": (3, ["red kagu"])}))

@@ -107,6 +107,17 @@ async def drive(screen: TableScreen, keys: PipeInput, moves: Moves, *, timeout: 
     return task.result()
 
 
+async def headless(source: LocalTable, seed: int = 1) -> None:
+    """Play ``source`` to its end without a screen: the people type random legal actions (seeded)."""
+    rng = random.Random(seed)
+    task = asyncio.ensure_future(source.run(lambda: None))
+    while not task.done():
+        await asyncio.sleep(0)
+        waiting = source.waiting()
+        if waiting.local and waiting.seat is not None:
+            source.submit(waiting.seat, rng.choice(list(source.texts(waiting.seat))))
+
+
 def start(screen: TableScreen) -> asyncio.Future[ScreenResult]:
     """Start ``screen`` on the running loop."""
     return asyncio.ensure_future(screen.run())

@@ -156,7 +156,7 @@ def test_the_hosts_person_plays_kariba_at_the_screen_against_bot_peers_to_the_re
     assert any("(bot " in s and "is thinking" in s for s in played.statuses), "\n".join(played.statuses)
     assert any(s.startswith("your turn (") for s in played.statuses)
     lines = [line.seen_by(0) for line in source.log()]
-    assert [line.text for line in source.log() if line.chat] == ["Ann (seat 0): good luck"], lines
+    assert [line.text for line in source.log() if line.chat] == ["Ann (player 1): good luck"], lines
     assert any("takes seat" in line for line in lines)
     assert any("draws" in line for line in lines), lines  # chance in Kariba's words, not "chance: dealt"
     assert played.result.lines and played.result.lines[0].startswith("game over:")
@@ -172,7 +172,7 @@ def test_leaving_a_network_table_midway_ends_the_screen_without_results_or_undo(
 
 @pytest.mark.parametrize("typed", ["'hello all", '"hello all', "/say hello all"])
 def test_a_quote_mark_or_say_begins_table_talk(typed: str) -> None:
-    from atoll.tui.screen import CHAT_MARKS
+    from atoll.tui.completion import CHAT_MARKS
 
     said = next(typed[len(mark):] for mark in CHAT_MARKS if typed.lower().startswith(mark))
     assert said == "hello all"
@@ -196,7 +196,7 @@ def test_a_peers_person_plays_at_the_screen_and_reads_its_own_table_talk_once(tm
         host.wait()
     assert played.result.ending is Ending.FINISHED and played.source.problem() is None
     talk = [line.text for line in played.source.log() if line.chat]
-    assert talk == ["Bea (seat 1): hello table"] or talk == ["Bea (seat 0): hello table"], talk
+    assert talk == ["Bea (player 2): hello table"] or talk == ["Bea (player 1): hello table"], talk
     assert any(s.startswith("your turn (") for s in played.statuses)
 
 

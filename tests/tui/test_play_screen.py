@@ -22,11 +22,11 @@ WHEN = datetime(2026, 1, 2, 3, 4, 5)
 
 def play(options: list[str], typed: str, data: Path) -> ScreenResult:
     """`atoll play OPTIONS` full screen in this process, ``typed`` sent at once."""
-    args = build_parser(["play"]).parse_args(["play", *options])
+    args = build_parser(["play"]).parse_args(["play", "--bot-delay", "0", *options])
     with pipe() as keys:
         keys.send_text(typed)
         return cmd_play.play_screen(args, registry(), input=keys, output=SizedOutput(),
-                                    env={"ATOLL_HOME": str(data / "atoll")}, clock=lambda: WHEN, pace=0)
+                                    env={"ATOLL_HOME": str(data / "atoll")}, clock=lambda: WHEN)
 
 
 def test_leaving_at_once_saves_the_game_to_resume(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

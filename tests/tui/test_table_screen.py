@@ -13,11 +13,14 @@ import pytest
 from atoll.bots.random_bot import RandomBot
 from atoll.client.local import new_local_table, rematch_table, resume_local_table
 from atoll.client.local_table import LocalTable
+from atoll.client.news import runs
+from atoll.client.results import headline
 from atoll.game import Fragments
 from atoll.jsondata import JSON
+from atoll.scoresheet import ScoreSheet, places_by, sheet
 from atoll.tui.palette import plain
 from atoll.tui.screen import Ending, TableScreen, highlight_changes
-from atoll.types import Config, State
+from atoll.types import Config, End, State
 from tests.games import highcard
 from tests.tui.driver import (
     CTRL_C,
@@ -31,6 +34,7 @@ from tests.tui.driver import (
     any_legal,
     drive,
     first_legal,
+    headless,
     pipe,
     registry,
     start,
@@ -72,16 +76,6 @@ def shortest_seed(game: str, variant: str) -> int:
         asyncio.run(headless(source))
         lengths[seed] = len(source.match.events)
     return min(lengths, key=lambda s: lengths[s])
-
-
-async def headless(source: LocalTable) -> None:
-    rng = random.Random(1)
-    task = asyncio.ensure_future(source.run(lambda: None))
-    while not task.done():
-        await asyncio.sleep(0)
-        waiting = source.waiting()
-        if waiting.local and waiting.seat is not None:
-            source.submit(waiting.seat, rng.choice(list(source.texts(waiting.seat))))
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -241,6 +235,30 @@ def test_hot_seat_hides_the_previous_hand_until_the_next_player_takes_the_keyboa
     assert seen[1] == (0, 1)
 
 
+def test_hot_seat_sums_up_for_each_person_what_happened_since_their_own_move() -> None:
+    source = table("kariba", humans=2, seats=3)  # player 1 and player 2 at the keyboard, a bot at player 3
+    panes: list[tuple[int | None, str]] = []
+
+    def moves(source: LocalTable, screen: TableScreen) -> str | None:
+        if screen.handoff is not None:
+            return ENTER
+        panes.append((screen.viewer, plain(screen._log_text())))
+        if len(panes) == 3:
+            return CTRL_C + "y"
+        return first_legal(source, screen)
+
+    with pipe() as keys:
+        screen = TableScreen(source, input=keys, output=SizedOutput())
+        asyncio.run(drive(screen, keys, Moves(moves)))
+    (first, _), (second, before_second), (again, back_to_first) = panes
+    assert (first, second, again) == (0, 1, 0)
+    assert "so far:" in before_second and "player 1: plays " in before_second  # player 2 has not moved yet
+    since = back_to_first.split("since your last move:\n")[1]
+    # what chance showed player 1 after their move, then the others' turns
+    whose = [line.split(":")[0] for line in since.strip().split("\n")]
+    assert whose[:3] == ["player 1", "player 2", "player 3"], since
+
+
 def test_hot_seat_draws_no_board_while_the_keyboard_is_handed_over() -> None:
     source = table("kariba", humans=2)
 
@@ -320,10 +338,33 @@ def test_the_log_pane_breaks_long_lines_between_words() -> None:
     assert max(len(line) for line in shown) <= 80
     results = source.results()
     assert results is not None
-    said = [line.seen_by(0) for line in source.log()]
-    said += [screen._result_line(results.scores, results.winners), *source.score_details()]
+    names = [line.name for line in source.seats()]
+    said = [run.line(names) for run in runs(source.log(), names, 0)]
+    said.append(headline(results, screen._people()))
     words = [word for line in said for word in line.split()]
     assert [word for line in shown for word in line.split()][-30:] == words[-30:]  # no word cut in two
+
+
+def test_the_log_pane_sums_up_what_happened_since_your_last_move_a_line_a_seat() -> None:
+    source = table("kiribati", variant="family", seats=4)
+
+    async def scenario() -> list[str]:
+        with pipe() as keys:
+            screen = TableScreen(source, input=keys, output=SizedOutput(24, 80))
+            task = start(screen)
+            await wait_for(lambda: my_turn(screen))
+            keys.send_text(source.texts(0)[0] + ENTER)  # the secret choice of cards
+            await wait_for(lambda: my_turn(screen) and "1-4: that row" in source.waiting().text)
+            shown = plain(screen._log_text()).rstrip("\n").split("\n")
+            keys.send_text(CTRL_C + "y")
+            await task
+        return shown
+
+    shown = asyncio.run(scenario())
+    since = shown.index("since your last move:")
+    assert [line.split(":")[0] for line in shown[since + 1:]] == ["blue", "green", "yellow", "red"]
+    assert shown[since + 1] == "blue: made a secret choice"
+    assert shown[-1].startswith("red: rolls ")
 
 
 @pytest.mark.parametrize(("game", "variant", "seats"), [
@@ -419,18 +460,22 @@ def test_a_board_the_game_cannot_draw_is_named_and_the_table_stays() -> None:
 class CountedHighCard(highcard.HighCard):
     """High Card that says how it counted the scores."""
 
-    def score_details(self, state: State) -> Sequence[str]:
-        return ["the higher card wins the pot"]
+    def score_sheet(self, state: State) -> ScoreSheet:
+        end = highcard.HighCard().next(state)
+        assert isinstance(end, End)
+        scores = end.results.scores
+        parts = [[("the card played", score)] for score in scores]
+        return sheet(parts, places_by(2, lambda seat: scores[seat]), "the higher card wins the pot")
 
 
 def test_the_result_screen_says_how_the_scores_were_counted_and_offers_a_rematch() -> None:
     game = CountedHighCard()
-    source = LocalTable(game, game.configure(2), 5, humans=[0], bots={1: RandomBot(1)})
+    source = LocalTable(game, game.configure(2), 5, humans=[0], bots={1: RandomBot(1)}, names={0: "Ann"})
     shown: list[str] = []
 
     def moves(table: LocalTable, screen: TableScreen) -> str | None:
         if table.waiting().over:
-            shown.append("".join(text for _, text in screen._log_text()))
+            shown.append("".join(text for _, text in screen._results_text()))
             return "r"
         return first_legal(table, screen)
 
@@ -438,8 +483,9 @@ def test_the_result_screen_says_how_the_scores_were_counted_and_offers_a_rematch
         screen = TableScreen(source, input=keys, output=SizedOutput())
         result = asyncio.run(drive(screen, keys, Moves(moves)))
     assert result.ending is Ending.REMATCH
-    assert "game over:" in shown[0] and "  the higher card wins the pot\n" in shown[0]
-    assert "  the higher card wins the pot" in result.lines
+    assert "game over:" in shown[0] and "seat 0 (Ann): " in shown[0] and "= the card played " in shown[0]
+    assert "ties: the higher card wins the pot" in shown[0]
+    assert "ties: the higher card wins the pot" in result.lines
 
 
 def test_a_rematch_seats_the_same_people_and_bots_with_new_chance() -> None:
@@ -447,7 +493,7 @@ def test_a_rematch_seats_the_same_people_and_bots_with_new_chance() -> None:
     again = rematch_table(registry(), source, seed=4, save_path=None)
     assert (again.game, again.config, again.seed) == (source.game, source.config, 4)
     who = [(line.name, line.who) for line in again.seats()]
-    assert who == [("seat 0", "Ann"), ("seat 1", "random bot"), ("seat 2", "random bot")]
+    assert who == [("player 1", "Ann"), ("player 2", "random bot"), ("player 3", "random bot")]
 
 
 def test_the_board_lines_changed_since_your_move_are_marked() -> None:

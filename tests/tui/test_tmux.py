@@ -63,6 +63,8 @@ class Terminal:
 
 def start(tmp_path: Path, *args: str, command_name: str = "play") -> Iterator[Terminal]:
     term = Terminal(f"atoll-test-{uuid.uuid4().hex[:12]}")
+    if command_name == "play" and "--bot-delay" not in args:
+        args = ("--bot-delay", "0", *args)  # bots at full speed, unless a test looks at the pacing
     command = shlex.join(["env", f"ATOLL_HOME={tmp_path / 'atoll'}", sys.executable, "-m", "atoll.cli.main",
                           command_name, *args]) + "; sleep 120"
     try:
@@ -85,7 +87,7 @@ def kiribati(tmp_path: Path) -> Iterator[Terminal]:
 
 
 #: The Kariba board: every line a person reads, from the waterhole to the hand.
-KARIBA_BOARD = ["Waterhole", "  1 mouse", "  8 elephant", "Draw pile:", "seat 0 (you):", "seat 1:",
+KARIBA_BOARD = ["Waterhole", "  1 mouse", "  8 elephant", "Draw pile:", "player 1 (you):", "player 2:",
                 "Your hand:"]
 YOUR_TURN = re.compile(r"^ your turn .*\n(your move>|game over)", re.MULTILINE)
 
@@ -157,10 +159,10 @@ def hosting(tmp_path: Path) -> Iterator[Terminal]:
 
 def test_atoll_host_seats_its_person_at_the_table_screen_with_table_talk(hosting: Terminal) -> None:
     screen = hosting.wait_for(YOUR_TURN, timeout=60)  # the bot peer (its own process) sat down
-    for line in [*KARIBA_BOARD, "▶●1 seat 0 (you)", "▲2 seat 1 (bot 1)"]:
+    for line in [*KARIBA_BOARD, "▶●1 player 1 (you)", "▲2 player 2 (bot 1)"]:
         assert line in screen, f"{line!r} is not on the screen:\n{screen}"
     hosting.type("'hello, bot", "Enter")
-    hosting.wait_for("» Ann (seat 0): hello, bot", timeout=60)
+    hosting.wait_for("» Ann (player 1): hello, bot", timeout=60)
     hosting.type("", "C-c")
     hosting.wait_for("leave the game? you host this table: leaving closes it for everyone", timeout=60)
     hosting.type("y")
