@@ -85,17 +85,17 @@ def test_a_match_of_two_games_adds_the_scores_on_the_result_screen(
 
         monkeypatch.setattr(TableScreen, "run", driven)
         args = build_parser(["play"]).parse_args(["play", "kariba", "--seed", "2", "--bots", "random",
-                                                  "--match", "2"])
+                                                  "--match", "2", "--bot-delay", "0"])
         result = cmd_play.play_screen(args, registry(), input=keys, output=SizedOutput(),
-                                      env={"XDG_DATA_HOME": str(tmp_path)}, clock=lambda: WHEN, pace=0)
+                                      env={"ATOLL_HOME": str(tmp_path)}, clock=lambda: WHEN)
     assert result.ending is Ending.FINISHED and len(finished) == 2
     first, second = finished
     after_one, after_two = (" ".join(text.split()) for text in shown)  # as read, wrapping aside
     assert "match: game 1 of 2 played" in after_one
-    assert f"game 1: seat 0 {first[0]}, seat 1 {first[1]}" in after_one
+    assert f"game 1: player 1 {first[0]}, player 2 {first[1]}" in after_one
     totals = [a + b for a, b in zip(first, second, strict=True)]
     assert "match over after 2 games:" in after_two
-    assert f"(totals: seat 0 {totals[0]}, seat 1 {totals[1]})" in after_two
+    assert f"(totals: player 1 {totals[0]}, player 2 {totals[1]})" in after_two
     assert "match over after 2 games:" in capsys.readouterr().out
 
 
