@@ -69,8 +69,23 @@ class InTerminal:
                     break
                 self.output += chunk
             elif self.process.poll() is not None:
+                self._drain()  # what it wrote just before it exited is still in the terminal
                 break
         return text.encode() in self.output
+
+    def _drain(self) -> None:
+        """Read what is left in the terminal of a command that has exited."""
+        while True:
+            ready, _, _ = select.select([self._master], [], [], 0.2)
+            if not ready:
+                return
+            try:
+                chunk = os.read(self._master, 65536)
+            except OSError:  # the terminal closed
+                return
+            if not chunk:
+                return
+            self.output += chunk
 
     def finish(self, timeout: float) -> Ran:
         """Read to the command's end (stopped after ``timeout`` seconds: status ``None``)."""
