@@ -205,6 +205,13 @@ async def _next_game(
     )
 
 
+def _table_in(files: TableFiles, table_id: str, host_key: bytes, key: SigningKey, found: Registry,
+              master: bytes) -> Table:
+    """This machine's copy of table ``table_id`` (hosted by ``host_key``), kept in ``files``."""
+    return Table(table_id, host_key, key, found.game, log_path=files.log, master=master,
+                 sealed_path=files.sealed)
+
+
 def check_installed(table: Table, found: Registry) -> None:
     """Raise :class:`~atoll.pin.GameDiffers` if ``table`` (read back from disk) pins another build of
     its game than the one installed here: playing on would play, and judge, other rules."""
@@ -275,15 +282,7 @@ async def _resume_host(files: TableFiles, found: Registry, profile: Profile, *, 
     except (KeyError, TypeError) as exc:
         raise AtollError(f"{files.place}: not a host's place file ({exc})") from exc
     key = profile.identity.signing_key()
-    table = Table(
-        files.folder.name,
-        key.verify_key.encode(),
-        key,
-        found.game,
-        log_path=files.log,
-        master=master,
-        sealed_path=files.sealed,
-    )
+    table = _table_in(files, files.folder.name, key.verify_key.encode(), key, found, master)
     try:
         restored = table.restore()
     except (BadEntry, HostEquivocated) as exc:
@@ -323,15 +322,7 @@ async def _resume_host(files: TableFiles, found: Registry, profile: Profile, *, 
                 f"table {table.id} has moved to another seat while this host was away; joining it "
                 f"(this host's own log is kept as {aside})"
             )
-        table = Table(
-            table.id,
-            key.verify_key.encode(),
-            key,
-            found.game,
-            log_path=files.log,
-            master=master,
-            sealed_path=files.sealed,
-        )
+        table = _table_in(files, table.id, key.verify_key.encode(), key, found, master)
         link = Link(key, elsewhere)
         try:
             status, ending = await _play(table, link, role, plan.own_bot, quiet, found, profile, standby=None)
@@ -780,15 +771,7 @@ async def _join_once(
                 "announced": plan.announced,
             },
         )
-        table = Table(
-            welcome.table_id,
-            welcome.host_key,
-            key,
-            found.game,
-            log_path=files.log,
-            master=master,
-            sealed_path=files.sealed,
-        )
+        table = _table_in(files, welcome.table_id, welcome.host_key, key, found, master)
         link = Link(key, socket, announce=plan.announced)
         standby = standby_address(plan.host, plan.port) if role == "sit" else None
         try:
@@ -842,15 +825,7 @@ async def _resume_join(
         port = int(place["port"])
     except (KeyError, TypeError, ValueError) as exc:
         raise AtollError(f"{files.place}: not a peer's place file ({exc})") from exc
-    table = Table(
-        files.folder.name,
-        host_key,
-        key,
-        found.game,
-        log_path=files.log,
-        master=master,
-        sealed_path=files.sealed,
-    )
+    table = _table_in(files, files.folder.name, host_key, key, found, master)
     try:
         # a damaged line and the lines after it are moved aside: the host sends those entries again
         restored = table.restore(repair=True)
