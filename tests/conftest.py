@@ -51,6 +51,16 @@ def pytest_configure(config: pytest.Config) -> None:
         )
 
 
+@pytest.fixture(autouse=True)
+def private_atoll_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every test writes under a temporary ATOLL_HOME, also the code it runs in this process (a fault
+    recorded in-process goes to ``faults.log`` in the data folder, read at each fault): nothing lands
+    in the real data folder. A test that wants a home of its own sets ATOLL_HOME again."""
+    home = tmp_path_factory.getbasetemp() / "atoll-home"
+    monkeypatch.setenv("ATOLL_HOME", str(home))
+    return home
+
+
 @pytest.fixture
 def highcard() -> Game:
     """The high-card test game."""
