@@ -83,10 +83,16 @@ def _what_it_is(path: Path) -> str:
     return "is not a table log (its first line is not a log entry)"
 
 
+#: Bytes read from the end of a file for an earlier atoll's footer (a transcript of a long game fits).
+_TAIL = 8 << 20
+
+
 def _holds_fair_transcript(path: Path) -> bool:
     """Whether the last line of ``path`` holds an earlier atoll's fair transcript."""
     try:
-        last = path.read_bytes().rstrip(b"\n").rsplit(b"\n", 1)[-1]
+        with path.open("rb") as handle:  # the footer only: the file may be large, and is not a log
+            handle.seek(max(0, handle.seek(0, 2) - _TAIL))
+            last = handle.read().rstrip(b"\n").rsplit(b"\n", 1)[-1]
         footer = json.loads(last.decode("utf-8"))
     except (OSError, UnicodeDecodeError, ValueError, RecursionError):
         return False

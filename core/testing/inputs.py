@@ -32,8 +32,11 @@ _MODULE_FUNCTIONS = ("random", "randint", "randrange", "randbytes", "choice", "c
                      "uniform", "getrandbits", "gauss", "normalvariate", "triangular", "betavariate",
                      "expovariate", "seed", "getstate", "setstate")
 
-#: ``random.Random``'s primitives: every other method of an instance draws through these.
-_INSTANCE_METHODS = ("__init__", "random", "getrandbits", "seed")
+#: ``random.Random``'s primitives, through which every other method of an instance draws, and its
+#: constructor (a ``SystemRandom`` is made by it too; it draws through its own primitives).
+_INSTANCE_METHODS = ((random.Random, "__init__"), (random.Random, "random"), (random.Random, "getrandbits"),
+                     (random.Random, "seed"), (random.SystemRandom, "random"),
+                     (random.SystemRandom, "getrandbits"))
 
 
 class HiddenInput(AssertionError):
@@ -100,10 +103,8 @@ def tripwires() -> Iterator[None]:
         for name in _MODULE_FUNCTIONS:
             if hasattr(random, name):
                 trip(random, name, f"random.{name} (Python's global random state)")
-        for cls in (random.Random, random.SystemRandom):
-            for name in _INSTANCE_METHODS:
-                if name in vars(cls) or name != "__init__":
-                    trip(cls, name, f"a {cls.__name__} of its own")
+        for cls, name in _INSTANCE_METHODS:
+            trip(cls, name, f"a {cls.__name__} of its own")
         trip(os, "urandom", "os.urandom")
         yield
     finally:
