@@ -53,15 +53,6 @@ def roundtrip(value: JSON) -> JSON:
     return json.loads(canonical(value))
 
 
-def canonical_bytes(value: JSON) -> bytes:
-    """The canonical encoding of ``value`` as bytes: what a signature over a whole message covers.
-
-    The text is ASCII (``json.dumps`` escapes the rest), so equal data gives equal bytes on every
-    machine, and any change to a field, a key or a type changes them.
-    """
-    return canonical(value).encode("ascii")
-
-
 def strict_hex(value: JSON, size: int, what: str = "value") -> bytes:
     """:func:`atoll.net.encoding.strict_hex`, refusing with :class:`MalformedInput`."""
     try:
