@@ -86,6 +86,12 @@ class Door:
         self.address = self.socket.get_string(zmq.LAST_ENDPOINT)  # as ZeroMQ resolved it, for unbind
         return port
 
+    def unbind(self) -> None:
+        """Stop listening on the port bound (nothing when none is)."""
+        if self.address is not None:
+            self.socket.unbind(self.address)
+            self.address = None
+
     def pending(self) -> int:
         """Connections accepted whose handshake has not ended yet."""
         return max(0, self.accepted - self.ended)

@@ -105,6 +105,10 @@ class HostSocket:
         """Bind on ``address`` (an IP) and ``port`` (a free one when ``None``); return the port."""
         return self.door.bind(address, port)
 
+    def unbind(self) -> None:
+        """Stop listening (a port chosen freely whose next one is taken is given up for another)."""
+        self.door.unbind()
+
     def pending(self) -> bool:
         """Whether a message is waiting: :meth:`recv` then returns it without waiting."""
         return _readable(self.socket, self._now)

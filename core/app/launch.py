@@ -19,6 +19,7 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
+from functools import partial
 from pathlib import Path
 from typing import TypeVar
 
@@ -82,6 +83,8 @@ KNOCK_S = 3.0
 #: How long a port given is tried again: the previous game's sockets at the same port (a rematch)
 #: may still be letting go of it.
 BIND_WAIT_S = 10.0
+#: Ports the system chooses for a table before giving up on finding one whose next port is free too.
+PAIR_TRIES = 20
 T = TypeVar("T")
 
 
@@ -442,9 +445,18 @@ async def _listen(
     when either cannot be had: a new table is told of a free pair to use instead."""
     at = plan.port
     try:
-        port = await _bound(lambda: socket.bind(plan.bind, plan.port), again)
-        at = port + 1
-        await _bound(lambda: keys.bind(plan.bind, port + 1), again)
+        for tries in range(1, PAIR_TRIES + 1):
+            port = await _bound(lambda: socket.bind(plan.bind, plan.port), again)
+            at = port + 1
+            try:
+                await _bound(partial(keys.bind, plan.bind, at), again and plan.port is not None)
+                break
+            except zmq.ZMQError as exc:
+                # a port the system chose can have its next one taken (by any program's outgoing
+                # connection, on the same ephemeral range): another pair is tried
+                if plan.port is not None or exc.errno != errno.EADDRINUSE or tries == PAIR_TRIES:
+                    raise
+                socket.unbind()
     except zmq.ZMQError as exc:
         if exc.errno != errno.EADDRINUSE:
             raise PortTaken(
