@@ -76,7 +76,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Host the table until the game is over."""
-    from atoll.app.launch import HostPlan, host_table, resume_host
+    from atoll.app.hosting import HostPlan, host_table, resume_host
     from atoll.net import eventloop
     from atoll.net.identity import MAX_NAME_LENGTH, check_name, login_name, open_profile
     from atoll.paths import data_root

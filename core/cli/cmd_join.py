@@ -17,7 +17,7 @@ from atoll.cli.common import registry
 from atoll.errors import AtollError
 
 if TYPE_CHECKING:
-    from atoll.app.launch import JoinState
+    from atoll.app.joining import JoinState
     from atoll.app.person import Terminal
     from atoll.net.identity import Profile
     from atoll.registry import Registry
@@ -75,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
         raise AtollError("--bot plays a seat and --spectate takes none: choose one")
     if (args.resume or args.leave) and (args.address or args.bot or args.spectate):
         raise AtollError("--resume goes back to a table as you sat there: no --address, --bot or --spectate")
-    from atoll.app.launch import JoinState
+    from atoll.app.joining import JoinState
     from atoll.net import eventloop
 
     state = JoinState()
@@ -97,7 +97,7 @@ def interrupted_line(state: JoinState) -> str:
 
 
 async def _join(args: argparse.Namespace, state: JoinState) -> int | HostChoice:
-    from atoll.app.launch import JoinPlan, join_table, learn_host_key, resume_join
+    from atoll.app.joining import JoinPlan, join_table, learn_host_key, resume_join
     from atoll.app.person import full_screen
     from atoll.net.discovery import find_table
     from atoll.net.identity import login_name, open_profile
@@ -185,7 +185,7 @@ async def after_lobby(
     back to be opened once this event loop is done; or a seat (or a watch) at the chosen table, played
     at the table screen to its end (the exit status). ``profile`` is opened only to join; ``terminal``
     is for tests."""
-    from atoll.app.launch import JoinPlan, join_table
+    from atoll.app.joining import JoinPlan, join_table
 
     if choice is None:
         return 0

@@ -13,13 +13,14 @@ from __future__ import annotations
 import os
 import random
 import signal
-import socket
 import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from atoll.app.ports import free_pair
 
 #: Seconds a game may take, kills and restarts included, before it counts as stuck.
 GAME_TIMEOUT_S = 300.0
@@ -98,22 +99,10 @@ class Process:
 
 def free_port_pair() -> int:
     """A port P on 127.0.0.1 with P+1 free too (the table and its key service)."""
-    for _ in range(200):
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            port = int(probe.getsockname()[1])
-        if port < 65000 and _free(port) and _free(port + 1):
-            return port
-    raise RuntimeError("no two free ports in a row on 127.0.0.1")
-
-
-def _free(port: int) -> bool:
-    with socket.socket() as probe:
-        try:
-            probe.bind(("127.0.0.1", port))
-        except OSError:
-            return False
-    return True
+    port = free_pair("127.0.0.1")
+    if port is None:
+        raise RuntimeError("no two free ports in a row on 127.0.0.1")
+    return port
 
 
 def _lines(path: Path) -> int:

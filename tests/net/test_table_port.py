@@ -8,7 +8,7 @@ import socket
 
 from nacl.signing import SigningKey
 
-from atoll.app.launch import HostPlan, _listen
+from atoll.app.ports import listen
 from atoll.net.transport import HostSocket, KeyService, curve_keys
 
 
@@ -48,8 +48,6 @@ def _pair_with_next_taken() -> tuple[int, socket.socket]:
 
 
 def test_a_port_the_system_chose_whose_next_is_taken_is_given_up_for_another_pair() -> None:
-    plan = HostPlan("kariba", "", 2, "t", "127.0.0.1", None, 0, "random", None, True, False, False)
-
     async def run() -> None:
         key = SigningKey(os.urandom(32))
         host = HostSocket(curve_keys(key), lambda _key: True)
@@ -57,7 +55,7 @@ def test_a_port_the_system_chose_whose_next_is_taken_is_given_up_for_another_pai
         first, taken = _pair_with_next_taken()
         try:
             wrapped = NextPortTakenOnce(host, first)
-            port = await _listen(plan, wrapped, keys, again=False, resuming=False)  # type: ignore[arg-type]
+            port = await listen("127.0.0.1", None, wrapped, keys, again=False, resuming=False)  # type: ignore[arg-type]
             assert wrapped.given_up == [first] and port != first
             with socket.socket() as probe:  # the first port was let go of
                 probe.bind(("127.0.0.1", first))

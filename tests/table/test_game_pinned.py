@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from nacl.signing import SigningKey
 
-from atoll.app.launch import check_installed
 from atoll.app.peer_loop import handshake
 from atoll.app.serve import run_host
+from atoll.app.tables import check_installed
 from atoll.net.encoding import fingerprint
 from atoll.net.envelope import seal
 from atoll.net.transport import HostSocket, PeerSocket, curve_keys

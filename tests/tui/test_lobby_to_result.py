@@ -22,7 +22,8 @@ import pytest
 from nacl.signing import SigningKey
 from prompt_toolkit.input import PipeInput
 
-from atoll.app.launch import JoinPlan, announcement_of, join_table
+from atoll.app.follow import announcement_of
+from atoll.app.joining import JoinPlan, join_table
 from atoll.app.person import Terminal
 from atoll.app.serve import run_host
 from atoll.cli.cmd_join import after_lobby
@@ -46,7 +47,7 @@ GAME_TIMEOUT = 180.0
 @dataclass
 class LoopbackBrowser:
     """Stands for a DNS-SD browser: the table ``host`` serves on loopback at ``port``, announced as
-    :func:`~atoll.app.launch.announcement_of` announces it (seats taken and free as they are now)."""
+    :func:`~atoll.app.follow.announcement_of` announces it (seats taken and free as they are now)."""
 
     host: Sequencer
     port: int

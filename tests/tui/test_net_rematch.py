@@ -16,7 +16,8 @@ from nacl.signing import SigningKey
 from prompt_toolkit.application import create_app_session
 from prompt_toolkit.input import PipeInput
 
-from atoll.app.launch import HostPlan, JoinPlan, host_table, join_table, knock
+from atoll.app.hosting import HostPlan, host_table
+from atoll.app.joining import JoinPlan, join_table, knock
 from atoll.app.person import Terminal
 from atoll.client.net_source import NetTable
 from atoll.errors import AtollError
@@ -156,7 +157,7 @@ def test_waiting_for_the_next_game_gives_up_with_a_line_saying_what_to_do() -> N
 def test_ctrl_c_while_waiting_for_the_next_game_says_the_game_is_over_and_nothing_is_owed(
     tmp_path: Path,
 ) -> None:
-    from atoll.app.launch import JoinState
+    from atoll.app.joining import JoinState
     from atoll.cli.cmd_join import interrupted_line
 
     found = Registry(games={"highcard": InstalledGame(HighCard(), "tests", "tests")})
@@ -179,7 +180,7 @@ def test_ctrl_c_while_waiting_for_the_next_game_says_the_game_is_over_and_nothin
 
 
 def test_ctrl_c_before_the_game_is_over_says_how_to_take_the_seat_again() -> None:
-    from atoll.app.launch import JoinState
+    from atoll.app.joining import JoinState
     from atoll.cli.cmd_join import interrupted_line
 
     assert interrupted_line(JoinState()).endswith("take your seat again with: atoll join --resume")

@@ -1,0 +1,454 @@
+"""Opening a table for ``atoll host``: the sockets, the files, the bots and the announcement.
+
+:func:`host_table` sets up everything a hosted table needs on this machine (identity, table folder
+and secrets, sockets, DNS-SD, bot processes) and tears it down again, also when the game fails;
+:func:`resume_host` opens an unfinished one again."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets
+import shutil
+import signal
+import subprocess
+import sys
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+
+from nacl.signing import SigningKey
+
+from atoll.app.follow import (
+    Link,
+    announcement_of,
+    moved_to,
+)
+from atoll.app.joining import play
+from atoll.app.person import (
+    FINISHED,
+    REMATCH,
+    Terminal,
+    full_screen,
+    host_sender,
+    person_chooser,
+    play_on_screen,
+    say_event,
+)
+from atoll.app.ports import PortTaken, listen
+from atoll.app.serve import NobodyCame, run_host
+from atoll.app.store import (
+    TableFiles,
+    TableOver,
+    read_place,
+    read_secrets,
+    resumable,
+    table_files,
+    write_place,
+    write_secrets,
+)
+from atoll.app.tables import check_installed, current_match, report, say_endings, seat_bot, table_in
+from atoll.errors import AtollError
+from atoll.locks import Held
+from atoll.net.descriptors import raise_limit
+from atoll.net.discovery import Announcer
+from atoll.net.encoding import canonical_bytes, fingerprint
+from atoll.net.identity import Profile, tables_dir
+from atoll.net.transport import HostSocket, KeyService, curve_keys
+from atoll.registry import Registry
+from atoll.table.host import Sequencer
+from atoll.table.log import BadEntry, HostEquivocated, UnreadableLine
+from atoll.table.peer import Chooser
+from atoll.table.table import HOST_TIMEOUT_S, Event, Table
+from atoll.wire import Kind
+
+
+@dataclass(frozen=True)
+class HostPlan:
+    """What ``atoll host`` was asked for (checked against the game before anything opens)."""
+
+    game: str
+    variant: str
+    seats: int
+    table_name: str
+    bind: str
+    port: int | None
+    bots: int
+    bot_kind: str
+    own_bot: str | None
+    headless: bool
+    announce: bool
+    late_watchers: bool
+    quiet: bool = False
+    turn_time: float | None = None
+    host_timeout: int = HOST_TIMEOUT_S
+
+
+@dataclass(frozen=True)
+class Served:
+    """How serving a table ended: the exit status, how the host's person left the screen
+    (``"finished"`` when nobody sat at it), and the port the table listened on."""
+
+    status: int
+    ending: str
+    port: int | None
+
+
+async def host_table(
+    plan: HostPlan, found: Registry, profile: Profile, *, terminal: Terminal | None = None
+) -> int:
+    """Open the table, serve it until the game is over, close everything; the exit status.
+
+    When the host's person asks for a rematch on the result screen, the next game (the same, or
+    another chosen on the host form) opens as a new table, with a new id and new secrets, at the same
+    address and with the same key, and new bot processes; the others find it by knocking there
+    (:func:`join_table`). ``terminal`` is for tests (a pipe input and a dummy output).
+    """
+    rebinding = False
+    while True:
+        host, files, held = _open_table(plan, found, profile)
+        try:
+            served = await _serve(
+                plan, host, files, found, profile, start_bots=True, terminal=terminal, rebinding=rebinding
+            )
+        except PortTaken:
+            # nobody has seen this table: its folder goes, so `atoll host --resume` never finds it
+            host.table.log.close()
+            held.release()
+            shutil.rmtree(files.folder, ignore_errors=True)
+            raise
+        finally:
+            held.release()
+        rebinding = True  # the next game listens where this one did, which may take a moment to let go
+        following = await _next_game(served, plan, found, terminal)
+        if following is None:
+            return served.status
+        plan = following
+        if not plan.quiet:
+            print(f"opening the next game at the same address: {plan.game} ({plan.variant})", flush=True)
+
+
+async def _next_game(
+    served: Served, plan: HostPlan, found: Registry, terminal: Terminal | None
+) -> HostPlan | None:
+    """The plan of the rematch the host's person asked for (the host form, filled in with the game
+    just played), or ``None``: no rematch asked, or the form closed without one."""
+    if served.ending != REMATCH or served.status != 0:
+        return None
+    from atoll.tui.host_form import HostChoice, choose_next_game
+
+    games = [installed.game.info for installed in found.games.values()]
+    last = HostChoice(plan.game, plan.variant, plan.seats, plan.bots, plan.bot_kind)
+    terminal = terminal or Terminal()
+    choice = await choose_next_game(
+        games,
+        lambda game: sorted(kind.name for kind in found.bots_for(game)),
+        last,
+        input=terminal.input,
+        output=terminal.output,
+    )
+    if choice is None:
+        return None
+    return replace(
+        plan,
+        game=choice.game,
+        variant=choice.variant,
+        seats=choice.seats,
+        bots=choice.bots,
+        bot_kind=choice.bot_kind or plan.bot_kind,
+        port=served.port,
+    )
+
+
+def _open_table(plan: HostPlan, found: Registry, profile: Profile) -> tuple[Sequencer, TableFiles, Held]:
+    """A new table for ``plan``: a new id and master secret, its folder (locked for this process), and
+    the host's own seat."""
+    key = profile.identity.signing_key()
+    table_id = f"{plan.game.replace('_', '-')}-{secrets.token_hex(12)}"
+    files = table_files(tables_dir(profile.home), table_id)
+    held = files.hold()
+    try:
+        master = os.urandom(32)
+        write_secrets(files, {"master": master.hex(), "table": table_id, "role": "host"})
+        host = _open_sequencer(plan, found, key, files, master)
+    except BaseException:
+        held.release()
+        raise
+    if not plan.headless:
+        host.local(host.table.compose(Kind.SIT, {"name": profile.name}))
+    return host, files, held
+
+
+def _open_sequencer(
+    plan: HostPlan, found: Registry, key: SigningKey, files: TableFiles, master: bytes
+) -> Sequencer:
+    return Sequencer.open(
+        files.folder.name,
+        key,
+        found.game,
+        game=plan.game,
+        variant=plan.variant,
+        seats=plan.seats,
+        name=plan.table_name,
+        pin=found.pin(plan.game),
+        master=master,
+        log_path=files.log,
+        sealed_path=files.sealed,
+        late_watchers=plan.late_watchers,
+        host_timeout=plan.host_timeout,
+    )
+
+
+async def resume_host(table_id: str | None, found: Registry, profile: Profile, *, quiet: bool) -> int:
+    """Take back a table this machine hosted (the latest unfinished one, or ``table_id``) and serve it.
+
+    The log is read back and checked entry by entry, the table listens on the same port again, and
+    the peers, which keep knocking, reconnect and catch up by themselves.
+    """
+    try:
+        files = resumable(tables_dir(profile.home), hosting=True, table_id=table_id)
+    except TableOver as over:
+        print(f"{over}: nothing to resume; `atoll audit {over.log}` checks its log")
+        return 0
+    with files.hold():
+        return await _resume_host(files, found, profile, quiet=quiet)
+
+
+async def _resume_host(files: TableFiles, found: Registry, profile: Profile, *, quiet: bool) -> int:
+    master = bytes.fromhex(read_secrets(files)["master"])
+    place = read_place(files)
+    try:
+        plan = HostPlan(**{**place["plan"], "quiet": quiet})
+    except (KeyError, TypeError) as exc:
+        raise AtollError(f"{files.place}: not a host's place file ({exc})") from exc
+    key = profile.identity.signing_key()
+    table = table_in(files, files.folder.name, key.verify_key.encode(), key, found, master)
+    try:
+        restored = table.restore()
+    except (BadEntry, HostEquivocated) as exc:
+        # the peers hold every entry the host signed: a host that went on from a shorter log would sign
+        # a second history, so it refuses, and its seats take the table over after the host timeout
+        table.log.close()
+        line = exc.line if isinstance(exc, UnreadableLine) else len(table.log.entries) + 1
+        problem = exc.reason if isinstance(exc, UnreadableLine) else str(exc)
+        raise AtollError(
+            f"{files.log}, line {line}: {problem}; this machine cannot host the table again from a damaged "
+            "log (nothing was changed; its seats take the table over once the host timeout passes)"
+        ) from exc
+    if restored == 0:
+        raise AtollError(f"{files.log}: no entries to resume the table from")
+    check_installed(table, found)
+    elsewhere = await moved_to(key, table, wait=2.0)  # short: the peers are waiting for this host
+    if elsewhere is None:
+        host = Sequencer.restored(table, key, late_watchers=plan.late_watchers)
+        if not quiet:
+            print(f"resuming table {table.id} from {len(table.log.entries)} entries", flush=True)
+        try:
+            served = await _serve(plan, host, files, found, profile, start_bots=False, rebinding=True)
+            following = await _next_game(served, plan, found, None)
+            return served.status if following is None else await host_table(following, found, profile)
+        except NobodyCame as exc:
+            elsewhere = await moved_to(key, table, wait=10.0)  # ask once more, patiently, before giving up
+            if elsewhere is None:
+                print(f"atoll host: {exc}", file=sys.stderr)
+                return 1
+    if elsewhere is not None:  # a seat took the table over meanwhile: this machine joins it as a peer
+        role = "sit" if table.my_seat is not None else "watch"
+        # its own last entries may never have reached anyone: keep this log aside, take the table's
+        table.log.close()
+        aside = _set_aside(files.log)
+        if not quiet:
+            print(
+                f"table {table.id} has moved to another seat while this host was away; joining it "
+                f"(this host's own log is kept as {aside})"
+            )
+        table = table_in(files, table.id, key.verify_key.encode(), key, found, master)
+        link = Link(key, elsewhere)
+        try:
+            status, ending = await play(table, link, role, plan.own_bot, quiet, found, profile, standby=None)
+        finally:
+            link.close()
+        # the others look for a rematch where the table first was: at this machine (decision 0005)
+        following = await _next_game(Served(status, ending, plan.port), plan, found, None)
+        return status if following is None else await host_table(following, found, profile)
+    raise AssertionError("unreachable")
+
+
+def _set_aside(log: Path) -> Path:
+    """Rename ``log`` to a free ``log.jsonl.before-N`` (never over a file); the new name."""
+    for number in range(1, 10_000):
+        aside = log.with_name(f"{log.name}.before-{number}")
+        if not aside.exists():
+            os.link(log, aside)
+            os.unlink(log)
+            return aside
+    raise AtollError(f"too many set-aside copies of {log}")
+
+
+async def _serve(
+    plan: HostPlan,
+    host: Sequencer,
+    files: TableFiles,
+    found: Registry,
+    profile: Profile,
+    *,
+    start_bots: bool,
+    terminal: Terminal | None = None,
+    rebinding: bool = False,
+) -> Served:
+    """Listen, announce, start the bots, serve until the game is over, close everything; the exit
+    status, how the host's person left the screen, and the port. ``rebinding``: the port was this
+    table's (or the previous game's) and may take a moment to be let go of; :class:`PortTaken` when
+    it stays taken, with nothing written."""
+    key = host.key
+    host_fp = fingerprint(key.verify_key.encode())
+    table = host.table
+    table_id = table.id
+    host.turn_time = plan.turn_time
+    choose: Chooser | None = None
+    if not plan.headless:
+        choose = (
+            seat_bot(found, plan.own_bot, table) if plan.own_bot else person_chooser(current_match(table))
+        )
+    server_keys = curve_keys(key)
+    raise_limit()  # before the sockets: their doors share out what the limit allows
+    socket = HostSocket(server_keys, host.admit)
+    keys: KeyService | None = None
+    key_task: asyncio.Task[None] | None = None
+    announcer: Announcer | None = None
+    bots: list[subprocess.Popen[bytes]] = []
+    say = say_endings if plan.quiet else say_event
+    ending, port = FINISHED, plan.port
+    try:
+        keys = KeyService(
+            canonical_bytes({"curve": server_keys[0].decode(), "fp": host_fp, "table": table_id})
+        )
+        port = await listen(
+            plan.bind,
+            plan.port,
+            socket,
+            keys,
+            again=rebinding and plan.port is not None,
+            resuming=not start_bots,
+        )
+        if not files.place.exists():
+            # written once both ports are held: `atoll host --resume` listens there again
+            write_place(files, {"role": "host", "plan": {**asdict(plan), "port": port, "quiet": False}})
+        key_task = asyncio.create_task(keys.serve())
+        reach = "127.0.0.1" if plan.bind in ("0.0.0.0", "::") else plan.bind
+        address = f"{reach}:{port}#{server_keys[0].decode()}"
+        print(
+            f"table {plan.table_name!r}: {plan.game} ({plan.variant}), {plan.seats} seats; id {table_id}",
+            flush=True,
+        )
+        print(f"host fingerprint {host_fp}; join with: atoll join --address {address}", flush=True)
+        if plan.announce:
+            announcer = await _announce(plan, table, port, server_keys[0].decode(), host_fp)
+        for index in range(plan.bots if start_bots else 0):
+            bots.append(_start_bot(profile.home, table_id, index, address, plan.bot_kind))
+        person = not plan.headless and not plan.own_bot and not plan.quiet
+        if person and (terminal is not None or full_screen()):
+            ending = await play_on_screen(
+                table,
+                lambda mine, heard: run_host(host, socket, mine, _with_seats(heard, table, announcer)),
+                host_sender(host, socket),
+                role="sit",
+                hearing=host,
+                hosting=True,
+                note=f"others join with: atoll join --address {address}",
+                terminal=terminal,
+            )
+        else:
+            lobby = table.lobby
+            alone = None
+            if not start_bots and lobby is not None and lobby.full():
+                # resumed: if no seat comes back, the table went on (or ended) under another seat
+                alone = lobby.host_timeout * (len(table.successors()) + 1) + 10.0
+            await run_host(host, socket, choose, _with_seats(say, table, announcer), alone_limit=alone)
+    finally:
+        if key_task is not None:
+            key_task.cancel()
+        if announcer is not None:
+            await announcer.close()
+        socket.close()
+        if keys is not None:
+            keys.close()
+        _stop(bots)
+    return Served(report(table, files.log), ending, port)
+
+
+def _with_seats(
+    say: Callable[[Event], None], table: Table, announcer: Announcer | None
+) -> Callable[[Event], None]:
+    """Tell people of each event, and keep the announcement's seat counts up to date."""
+    taken = [-1]
+    updates: set[asyncio.Task[None]] = set()
+
+    def on_event(event: Event) -> None:
+        say(event)
+        lobby = table.lobby
+        if announcer is not None and lobby is not None and len(lobby.seated) != taken[0]:
+            taken[0] = len(lobby.seated)
+            task = asyncio.ensure_future(
+                announcer.update_seats(len(lobby.seated), lobby.seats - len(lobby.seated))
+            )
+            updates.add(task)
+            task.add_done_callback(updates.discard)
+
+    return on_event
+
+
+async def _announce(plan: HostPlan, table: Table, port: int, curve: str, host_fp: str) -> Announcer:
+    announcement = announcement_of(table, curve, host_fp)
+    interfaces = [plan.bind] if plan.bind not in ("0.0.0.0", "::") else _lan_addresses()
+    announcer = Announcer(announcement, port=port, interfaces=interfaces)
+    await announcer.open()
+    return announcer
+
+
+def _lan_addresses() -> list[str]:
+    """This machine's IPv4 addresses other than loopback (where a table on every interface is announced)."""
+    import ifaddr  # zeroconf's own dependency
+
+    found = [
+        str(ip.ip)
+        for adapter in ifaddr.get_adapters()
+        for ip in adapter.ips
+        if isinstance(ip.ip, str) and not ip.ip.startswith("127.")
+    ]
+    if not found:
+        raise AtollError("no network interface besides loopback to announce on; use --bind or --no-announce")
+    return found
+
+
+def _start_bot(home: Path, table_id: str, index: int, address: str, kind: str) -> subprocess.Popen[bytes]:
+    """Start one bot peer as its own process, with its own identity under the host's data directory."""
+    env = dict(os.environ, ATOLL_HOME=str(home / "bots" / f"{table_id}-{index}"))
+    command = [
+        sys.executable,
+        "-m",
+        "atoll.cli.main",
+        "join",
+        "--address",
+        address,
+        "--bot",
+        kind,
+        "--name",
+        f"bot {index + 1}",
+        "--quiet",
+    ]
+    return subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL)
+
+
+def _stop(processes: list[subprocess.Popen[bytes]]) -> None:
+    """Wait for the bot processes to finish; stop the ones that do not."""
+    for process in processes:
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()

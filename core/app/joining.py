@@ -1,0 +1,393 @@
+"""Sitting at (or watching) a table for ``atoll join``: the host's key, the knock, the seat's files, and
+following the table through host hand-overs and rematches."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+import time
+from dataclasses import dataclass
+
+from nacl.signing import SigningKey
+
+from atoll.app.follow import (
+    Link,
+    connect_to,
+    follow,
+    host_here,
+    standby_address,
+)
+from atoll.app.peer_loop import Welcome, handshake
+from atoll.app.person import (
+    FINISHED,
+    LEFT,
+    REMATCH,
+    Terminal,
+    full_screen,
+    person_chooser,
+    play_on_screen,
+    say_event,
+)
+from atoll.app.store import (
+    TableFiles,
+    TableOver,
+    read_place,
+    read_secrets,
+    resumable,
+    table_files,
+    write_place,
+    write_secrets,
+)
+from atoll.app.tables import check_installed, current_match, report, say_endings, seat_bot, table_in
+from atoll.errors import AtollError
+from atoll.locks import Held
+from atoll.net.discovery import FoundTable
+from atoll.net.encoding import fingerprint, parse_json, strict_hex
+from atoll.net.identity import Profile, tables_dir
+from atoll.net.transport import PeerSocket, Refused, ask_key
+from atoll.pin import require_same
+from atoll.registry import Registry
+from atoll.table.log import HostEquivocated
+from atoll.table.peer import Chooser, PeerSession, TableFailed
+from atoll.table.table import Table
+
+#: How long a person who asked for a rematch waits for the host's next game at the same address.
+REMATCH_WAIT_S = 180.0
+#: How long one knock at the address waits for a welcome while waiting for the next game.
+KNOCK_S = 3.0
+
+
+@dataclass(frozen=True)
+class JoinPlan:
+    """Where ``atoll join`` goes and how it sits."""
+
+    host: str
+    port: int
+    curve: str
+    expected_fp: str | None
+    bot: str | None
+    spectate: bool
+    quiet: bool
+    announced: bool = False
+    """Whether the table was found through DNS-SD: a seat that takes it over announces it again."""
+
+    @classmethod
+    def chosen(cls, found: FoundTable, *, spectate: bool) -> JoinPlan:
+        """The plan for a table chosen in the lobby: its first address, and the key and fingerprint it
+        announced (so no key is asked for, and a host with another fingerprint is refused)."""
+        a = found.announcement
+        return cls(
+            found.addresses[0], found.port, a.curve_key, a.fingerprint, None, spectate, False, announced=True
+        )
+
+
+@dataclass
+class JoinState:
+    """Where a join is, for what an interrupt should say: ``finished`` is the id of the table whose game
+    ended while this machine knocks for the host's next one (nothing is owed there), else ``None``."""
+
+    finished: str | None = None
+
+
+async def learn_host_key(profile: Profile, host: str, port: int, *, quiet: bool) -> tuple[str, str]:
+    """The CURVE key of the host at ``host:port``, asked of it and remembered (trust on first use).
+
+    A key that differs from the one remembered for the address is refused (HostKeyChanged says how
+    to pin or forget it).
+    """
+    address = f"{host}:{port}"
+    try:
+        answer = parse_json(await ask_key(host, port + 1))
+        offered, host_fp = str(answer["curve"]), str(answer["fp"])
+    except (TimeoutError, ValueError, KeyError, TypeError) as exc:
+        raise AtollError(
+            f"no table answers at {address} ({exc or 'no answer'}); is the address right?"
+        ) from exc
+    if profile.known_hosts.remember(address, offered) and not quiet:
+        print(
+            f"first contact with {address}: host fingerprint {host_fp} "
+            f"(remembered; pin it with --address {address}#{offered})"
+        )
+    return offered, host_fp
+
+
+async def join_table(
+    plan: JoinPlan,
+    found: Registry,
+    profile: Profile,
+    *,
+    after: str | None = None,
+    terminal: Terminal | None = None,
+    state: JoinState | None = None,
+) -> int:
+    """Sit (or watch) at the table, play until it is over; the exit status.
+
+    When the person asks for a rematch on the result screen, the next game is the next table that
+    answers at the same address (``after``: the id of the table just played, which may answer a
+    little longer); it is joined as this one was. ``state`` tells the caller, while this waits for
+    the next game, which finished table it waits after. ``terminal`` is for tests.
+    """
+    state = state if state is not None else JoinState()
+    while True:
+        state.finished = after
+        status, ending, played = await _join_once(plan, found, profile, after, terminal, state)
+        if ending != REMATCH or status != 0:
+            return status
+        after = played
+        if not plan.quiet:
+            print(
+                f"waiting for the host's next game at {plan.host}:{plan.port} "
+                f"(up to {REMATCH_WAIT_S:.0f} s; Ctrl-C gives up)",
+                flush=True,
+            )
+
+
+async def knock(
+    host: str,
+    port: int,
+    curve: str,
+    key: SigningKey,
+    *,
+    after: str | None,
+    wait: float = REMATCH_WAIT_S,
+    spectate: bool = False,
+) -> tuple[PeerSocket, Welcome]:
+    """A socket to the table at ``host:port`` and its welcome. With ``after`` (a table id), knock
+    until a table other than that one answers, for up to ``wait`` seconds: the host closes the
+    finished table and opens the next one at the same address. A host that does not admit this
+    identity (its seats are taken by others) is told in one line at once (AtollError; ``spectate``:
+    the identity came to watch)."""
+    deadline = time.monotonic() + wait
+    while True:
+        socket = PeerSocket(key, curve.encode())
+        try:
+            socket.connect(host, port)
+            welcome = await handshake(socket, key, timeout=10.0 if after is None else KNOCK_S)
+            if welcome.table_id != after:
+                return socket, welcome
+            failed: Exception = TableFailed(f"the host at {host}:{port} still holds the finished table")
+        except Refused as exc:  # definite: knocking again would be refused again
+            socket.close()
+            why = (
+                "its seats are taken and it admits no more spectators (a host can: "
+                "atoll host --late-watchers)"
+                if spectate
+                else "its seats are taken and none is this identity's; watch with --spectate if its host "
+                "admits late spectators (atoll host --late-watchers)"
+            )
+            who = fingerprint(key.verify_key.encode())
+            raise AtollError(f"the table at {host}:{port} refused this identity ({who}): {why}") from exc
+        except (TableFailed, OSError) as exc:
+            failed = exc
+        socket.close()
+        if after is None or time.monotonic() > deadline:
+            if after is not None:
+                raise AtollError(
+                    f"no next game opened at {host}:{port} within {wait:.0f} s ({failed}); "
+                    "ask the host, or look in the lobby: atoll join"
+                ) from failed
+            raise failed
+        await asyncio.sleep(1.0)
+
+
+async def _join_once(
+    plan: JoinPlan,
+    found: Registry,
+    profile: Profile,
+    after: str | None,
+    terminal: Terminal | None,
+    state: JoinState,
+) -> tuple[int, str, str]:
+    """Join one table (the next one after ``after``): the exit status, how the screen ended, its id."""
+    key = profile.identity.signing_key()
+    socket, welcome = await knock(plan.host, plan.port, plan.curve, key, after=after, spectate=plan.spectate)
+    held: Held | None = None
+    state.finished = None  # seated at a new table from here on
+    try:
+        host_fp = fingerprint(welcome.host_key)
+        if plan.expected_fp is not None and host_fp != plan.expected_fp:
+            raise AtollError(
+                f"the host at {plan.host}:{plan.port} has fingerprint {host_fp}, "
+                f"not the announced {plan.expected_fp}"
+            )
+        if welcome.pinned is not None:  # at the door: before anything is written or anyone sits
+            game, pinned = welcome.pinned
+            require_same(game, pinned, found.installed_pin(game))
+        files = table_files(tables_dir(profile.home), welcome.table_id)
+        held = files.hold()  # let go below, when the socket closes
+        master = os.urandom(32)
+        role = "watch" if plan.spectate else "sit"
+        write_secrets(files, {"master": master.hex(), "table": welcome.table_id, "role": role})
+        write_place(
+            files,
+            {
+                "role": role,
+                "host": plan.host,
+                "port": plan.port,
+                "curve": plan.curve,
+                "host_key": welcome.host_key.hex(),
+                "bot": plan.bot,
+                "announced": plan.announced,
+            },
+        )
+        table = table_in(files, welcome.table_id, welcome.host_key, key, found, master)
+        link = Link(key, socket, announce=plan.announced)
+        standby = standby_address(plan.host, plan.port) if role == "sit" else None
+        try:
+            status, ending = await play(
+                table, link, role, plan.bot, plan.quiet, found, profile, standby=standby, terminal=terminal
+            )
+            return status, ending, welcome.table_id
+        finally:
+            link.close()
+    finally:
+        socket.close()
+        if held is not None:
+            held.release()
+
+
+async def resume_join(
+    table_id: str | None,
+    found: Registry,
+    profile: Profile,
+    *,
+    quiet: bool,
+    leave: bool = False,
+    state: JoinState | None = None,
+) -> int:
+    """Go back to a table this machine sat at (the latest unfinished one, or ``table_id``) and play on.
+
+    The log is read back and checked entry by entry; whatever arrived since comes from the host (which
+    may itself be restarting; if it stays silent past the table's host timeout, the peer follows the
+    table to the seat that takes it over, or takes it over itself if it is next). With ``leave``, the
+    seat leaves the table for good instead, once caught up: the game ends there, with no result.
+    A rematch asked at the end is looked for as :func:`join_table` does (``state`` as there).
+    """
+    try:
+        files = resumable(tables_dir(profile.home), hosting=False, table_id=table_id)
+    except TableOver as over:
+        print(f"{over}: nothing to resume; `atoll audit {over.log}` checks its log")
+        return 0
+    with files.hold():
+        return await _resume_join(files, found, profile, quiet=quiet, leave=leave, state=state)
+
+
+async def _resume_join(
+    files: TableFiles, found: Registry, profile: Profile, *, quiet: bool, leave: bool, state: JoinState | None
+) -> int:
+    master = bytes.fromhex(read_secrets(files)["master"])
+    place = read_place(files)
+    key = profile.identity.signing_key()
+    try:
+        host_key = strict_hex(place["host_key"], 32, "host key")
+        role, host, curve = str(place["role"]), str(place["host"]), str(place["curve"])
+        port = int(place["port"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise AtollError(f"{files.place}: not a peer's place file ({exc})") from exc
+    table = table_in(files, files.folder.name, host_key, key, found, master)
+    try:
+        # a damaged line and the lines after it are moved aside: the host sends those entries again
+        restored = table.restore(repair=True)
+    except HostEquivocated as exc:
+        table.log.close()
+        raise AtollError(f"{files.log}: {exc}; `atoll audit {files.log}` shows the proof") from exc
+    if table.repaired is not None:
+        fixed = table.repaired
+        kept = f"lines 1-{fixed.line - 1} are kept" if fixed.line > 1 else "no line is kept"
+        print(
+            f"{files.log}, line {fixed.line}: {fixed.problem}; {kept}, the rest is moved to "
+            f"{fixed.aside.name}, and the host sends those entries again",
+            file=sys.stderr,
+            flush=True,
+        )
+    check_installed(table, found)
+    bot = place.get("bot")
+    standby = table.lobby.standby.get(table.me or "") if table.lobby is not None else None
+    link = Link(key, None, announce=place.get("announced") is True)
+    try:
+        if table.log.host.encode() == key.verify_key.encode():
+            assert standby is not None  # only a seat with a standby address takes a table over
+            if not quiet:
+                print(f"resuming table {table.id} from {restored} entries; this seat hosts it at {standby}")
+            host_here(link, table, standby, taking_over=False)
+        else:
+            if table.log.host.encode() != host_key:  # the table moved to another seat meanwhile
+                link.peer = connect_to(key, table)
+                where = "the seat that took it over"
+            else:
+                link.peer = PeerSocket(key, curve.encode())
+                link.peer.connect(host, port)
+                where = f"{host}:{port}"
+            if not quiet:
+                print(f"resuming table {table.id} from {restored} entries; reaching its host at {where}")
+            # no handshake: every entry is checked against the host's signature anyway, and a host
+            # that does not answer is followed to the seat that takes the table over (see follow)
+        if leave:
+            if table.my_seat is None:
+                raise AtollError(f"this machine holds no seat at table {table.id}; there is nothing to leave")
+            session = PeerSession(
+                table, role, profile.name, found.installed_pin, standby=standby, leaving=True
+            )
+            await follow(session, link, None, say_endings if quiet else say_event)
+            print(f"you left table {table.id}: {table.ended or 'the game had ended'}")
+            return 0
+        status, ending = await play(
+            table, link, role, bot if isinstance(bot, str) else None, quiet, found, profile, standby=standby
+        )
+    finally:
+        link.close()
+    if ending == REMATCH and status == 0:  # the next game at the address this seat first came to
+        again = JoinPlan(host, port, curve, None, None, role == "watch", quiet)
+        return await join_table(again, found, profile, after=table.id, state=state)
+    return status
+
+
+async def play(
+    table: Table,
+    link: Link,
+    role: str,
+    bot: str | None,
+    quiet: bool,
+    found: Registry,
+    profile: Profile,
+    *,
+    standby: str | None,
+    terminal: Terminal | None = None,
+) -> tuple[int, str]:
+    """Sit (or watch) at ``table`` through ``link`` until the game is over, following the table if its
+    host goes and hosting it here if this seat is next; the exit status, and how the person left the
+    screen (``"finished"`` without one)."""
+    session = PeerSession(table, role, profile.name, found.installed_pin, standby=standby)
+    spectate = role == "watch"
+    choose: Chooser | None = None
+    if bot:
+        choose = seat_bot(found, bot, table)
+    elif not spectate:
+        choose = person_chooser(current_match(table))
+    ending = FINISHED
+    try:
+        try:
+            if not bot and not quiet and (terminal is not None or full_screen()):
+                ending = await play_on_screen(
+                    table,
+                    lambda mine, heard: follow(session, link, mine, heard),
+                    link.send,
+                    role=role,
+                    hearing=session,
+                    leave_line="your seat is kept; take it again with: atoll join --resume",
+                    terminal=terminal,
+                )
+                if ending == LEFT:
+                    return 0, ending
+            else:
+                await follow(session, link, choose, say_endings if quiet else say_event)
+        except TableFailed as exc:
+            print(f"atoll join: {exc}", file=sys.stderr)
+            return 1, ending
+    finally:
+        table.log.close()
+    if quiet and (table.results() is not None or table.left is not None):
+        return 0, ending
+    assert table.log.path is not None
+    return report(table, table.log.path), ending

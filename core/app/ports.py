@@ -1,0 +1,106 @@
+"""A table's two ports on this machine: the table's own and the next one (key requests), bound together
+or refused in one line that suggests a free pair."""
+
+from __future__ import annotations
+
+import asyncio
+import errno
+import time
+from collections.abc import Callable
+from functools import partial
+from typing import TypeVar
+
+import zmq
+
+from atoll.errors import AtollError
+from atoll.net.transport import HostSocket, KeyService
+
+#: How long a port given is tried again: the previous game's sockets at the same port (a rematch)
+#: may still be letting go of it.
+BIND_WAIT_S = 10.0
+#: Ports the system chooses for a table before giving up on finding one whose next port is free too.
+PAIR_TRIES = 20
+T = TypeVar("T")
+
+
+class PortTaken(AtollError):
+    """The table's port (or the next one, for key requests) cannot be listened on."""
+
+
+async def listen(
+    bind: str, wanted: int | None, socket: HostSocket, keys: KeyService, *, again: bool, resuming: bool
+) -> int:
+    """Bind the table's port on ``bind`` (``wanted``, or one the system chooses when ``None``) and the next
+    one (key requests); the port. :class:`PortTaken` in one line
+    when either cannot be had: a new table is told of a free pair to use instead."""
+    at = wanted
+    try:
+        for tries in range(1, PAIR_TRIES + 1):
+            port = await bound_again(lambda: socket.bind(bind, wanted), again)
+            at = port + 1
+            try:
+                await bound_again(partial(keys.bind, bind, at), again and wanted is not None)
+                break
+            except zmq.ZMQError as exc:
+                # a port the system chose can have its next one taken (by any program's outgoing
+                # connection, on the same ephemeral range): another pair is tried
+                if wanted is not None or exc.errno != errno.EADDRINUSE or tries == PAIR_TRIES:
+                    raise
+                socket.unbind()
+    except zmq.ZMQError as exc:
+        if exc.errno != errno.EADDRINUSE:
+            raise PortTaken(
+                f"cannot listen on {bind} port {at} ({exc.strerror}): check --bind and --port"
+            ) from exc
+        if resuming:
+            advice = (
+                "its peers knock at that port: free it (is this table's host still running?) and resume again"
+            )
+        else:
+            free = free_pair(bind)
+            advice = (
+                f"choose another: --port {free} (it and {free + 1} are free now)"
+                if free is not None
+                else "choose another with --port"
+            )
+        raise PortTaken(
+            f"port {at} on {bind} is in use by another table or program (a table listens on its "
+            f"port and the next); {advice}"
+        ) from exc
+    return port
+
+
+def free_pair(address: str) -> int | None:
+    """A port P with P+1 free too on ``address`` now (``None`` if none is found in a few tries)."""
+    import socket as sockets
+
+    def free(port: int) -> bool:
+        with sockets.socket() as probe:
+            try:
+                probe.bind((address, port))
+            except OSError:
+                return False
+        return True
+
+    for _ in range(20):
+        with sockets.socket() as probe:
+            try:
+                probe.bind((address, 0))
+            except OSError:
+                return None
+            port = int(probe.getsockname()[1])
+        if port < 65000 and free(port) and free(port + 1):
+            return port
+    return None
+
+
+async def bound_again(bind: Callable[[], T], again: bool) -> T:
+    """``bind()``, tried ``again`` for up to :data:`BIND_WAIT_S` while the address is in use."""
+    deadline = time.monotonic() + BIND_WAIT_S
+    while True:
+        try:
+            return bind()
+        except zmq.ZMQError as exc:
+            if not again or exc.errno != errno.EADDRINUSE or time.monotonic() > deadline:
+                raise
+        await asyncio.sleep(0.2)

@@ -1,0 +1,86 @@
+"""A table on this machine: its copy read from its folder, the game it pins, the bot that plays a seat
+here, and what is printed when it ends."""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from nacl.signing import SigningKey
+
+from atoll.app.peer_loop import bot_chooser
+from atoll.app.person import (
+    say_event,
+)
+from atoll.app.store import (
+    TableFiles,
+)
+from atoll.engine.match import Match
+from atoll.engine.observation import Observation
+from atoll.errors import AtollError
+from atoll.pin import require_same
+from atoll.registry import Registry
+from atoll.table.peer import Chooser
+from atoll.table.table import Event, Table
+from atoll.types import Action
+
+
+def current_match(table: Table) -> Callable[[], Match]:
+    def current() -> Match:
+        if table.engine is None:
+            raise AtollError("the game has not started")
+        return table.engine.match
+
+    return current
+
+
+def seat_bot(found: Registry, kind: str, table: Table) -> Chooser:
+    """A chooser for a bot of ``kind``, built for this peer's seat when it first moves."""
+    made: list[Chooser] = []
+
+    async def choose(observation: Observation) -> Action:
+        if not made:
+            game = table.lobby.game if table.lobby is not None else observation.game.info.name
+            bot = found.bot(kind, game).make(observation.game, observation.seat, secrets.randbelow(2**31))
+            made.append(bot_chooser(bot))
+        return await made[0](observation)
+
+    return choose
+
+
+def table_in(
+    files: TableFiles, table_id: str, host_key: bytes, key: SigningKey, found: Registry, master: bytes
+) -> Table:
+    """This machine's copy of table ``table_id`` (hosted by ``host_key``), kept in ``files``."""
+    return Table(
+        table_id, host_key, key, found.game, log_path=files.log, master=master, sealed_path=files.sealed
+    )
+
+
+def check_installed(table: Table, found: Registry) -> None:
+    """Raise :class:`~atoll.pin.GameDiffers` if ``table`` (read back from disk) pins another build of
+    its game than the one installed here: playing on would play, and judge, other rules."""
+    if table.pinned is not None:
+        game, pinned = table.pinned
+        require_same(game, pinned, found.installed_pin(game))
+
+
+def say_endings(event: Event) -> None:
+    """Say only how the game ended (a quiet seat or host prints nothing else)."""
+    if event.blame is not None or event.ending is not None:  # how the game ended is news, quiet or not
+        say_event(event)
+
+
+def report(table: Table, log: Path) -> int:
+    if table.left is not None:  # a clear end, if not a finished game: nobody did anything wrong
+        print(f"the game ended: {table.ended}; the table's log: {log}")
+        return 0
+    end = table.results()
+    if end is None or not table.closed:
+        print(f"the game did not finish: {table.ended or 'the table closed early'}", file=sys.stderr)
+        return 1
+    print(f"game over: {json.dumps(end.results.to_json())}; the table's log: {log}")
+    return 0
