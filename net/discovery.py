@@ -12,6 +12,9 @@ Tools we did not write see the same records: ``avahi-browse -r _atoll._tcp`` or 
 
 ``python -m atoll.net.discovery announce|browse ...`` runs either side by hand or from a test
 (on development machines only inside a network namespace; see ``../shared/tools/lan``).
+
+Why one module of over 500 lines: announcing and browsing share the TXT record, its limits and its
+checks, which must change together; each side is a small class over python-zeroconf.
 """
 
 from __future__ import annotations

@@ -38,6 +38,7 @@ from atoll.app.person import (
 from atoll.app.ports import PortTaken, listen
 from atoll.app.serve import NobodyCame, run_host
 from atoll.app.store import (
+    SealedFile,
     TableFiles,
     TableOver,
     read_place,
@@ -193,7 +194,7 @@ def _open_sequencer(
         pin=found.pin(plan.game),
         master=master,
         log_path=files.log,
-        sealed_path=files.sealed,
+        sealed=SealedFile(files.sealed),
         late_watchers=plan.late_watchers,
         host_timeout=plan.host_timeout,
     )

@@ -9,6 +9,7 @@ that plays or hosts the table holds ``in-use.lock`` there (:meth:`TableFiles.hol
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -161,3 +162,33 @@ def _finished(log: Path) -> bool:
         message = entry.get("msg") if isinstance(entry, dict) else None
         return isinstance(message, dict) and message.get("kind") == Kind.END
     return False
+
+
+class SealedFile:
+    """A peer's sealed values in ``sealed.jsonl`` (mode 0600): one line a sealed move, appended and
+    fsynced before the move leaves (a :class:`~atoll.table.table.SealedKeeper`)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def held(self) -> dict[int, list[Any]]:
+        """The values written before this peer stopped (a torn last line was never sent: skipped)."""
+        if not self.path.exists():
+            return {}
+        held: dict[int, list[Any]] = {}
+        for line in self.path.read_bytes().splitlines():
+            try:
+                record = parse_json(line)
+                held[int(record["at"])] = list(record["values"])
+            except (ValueError, KeyError, TypeError):
+                continue
+        return held
+
+    def keep(self, at: int, values: list[Any]) -> None:
+        """Append the values sealed at log position ``at``, fsynced."""
+        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        try:
+            os.write(fd, (json.dumps({"at": at, "values": values}, sort_keys=True) + "\n").encode())
+            os.fsync(fd)
+        finally:
+            os.close(fd)

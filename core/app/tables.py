@@ -15,9 +15,7 @@ from atoll.app.peer_loop import bot_chooser
 from atoll.app.person import (
     say_event,
 )
-from atoll.app.store import (
-    TableFiles,
-)
+from atoll.app.store import SealedFile, TableFiles
 from atoll.engine.match import Match
 from atoll.engine.observation import Observation
 from atoll.errors import AtollError
@@ -56,7 +54,8 @@ def table_in(
 ) -> Table:
     """This machine's copy of table ``table_id`` (hosted by ``host_key``), kept in ``files``."""
     return Table(
-        table_id, host_key, key, found.game, log_path=files.log, master=master, sealed_path=files.sealed
+        table_id, host_key, key, found.game, log_path=files.log, master=master,
+        sealed=SealedFile(files.sealed),
     )
 
 

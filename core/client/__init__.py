@@ -2,15 +2,16 @@
 
 from atoll.client.console import Console
 from atoll.client.local import LocalGame, SetupError, start_local_game
-from atoll.client.model import GameModel, LogEntry
+from atoll.client.model import GameModel
 from atoll.client.prompt import Ending, PromptClient, SessionResult
+from atoll.client.source import LogLine
 
 __all__ = [
     "Console",
     "Ending",
     "GameModel",
     "LocalGame",
-    "LogEntry",
+    "LogLine",
     "PromptClient",
     "SessionResult",
     "SetupError",

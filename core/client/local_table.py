@@ -11,7 +11,7 @@ import asyncio
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
-from atoll.client.narration import describe_chance, describe_sealed
+from atoll.client.narration import Narrator
 from atoll.client.refusals import parse_typed
 from atoll.client.saves import save_replacing
 from atoll.client.source import LogLine, Refused, SeatLine, Waiting
@@ -70,6 +70,7 @@ class LocalTable:
         self._labels = dict(labels or {})
         self._names = dict(names or {})
         self._log: list[LogLine] = []
+        self._narrator = Narrator(self.names, self._humans)
         self._thinking: int | None = None
         self._bot_moved_last = False
         self._problem: str | None = None
@@ -85,6 +86,7 @@ class LocalTable:
         line (``first_line`` is the number of the first event's line in its file)."""
         self.match = Match(self.game, self.config, LocalResolver(self.seed))
         self._log = []
+        self._narrator = Narrator(self.names, self._humans)
         for number, event in enumerate(events, first_line):
             try:
                 self._redrive_one(event, faces)
@@ -100,7 +102,7 @@ class LocalTable:
         if "request" in event:
             if not isinstance(step, Chance):
                 raise CorruptSave("chance is recorded here, but the game asks a seat to decide")
-            self._chance(step)
+            self._chance()
             if canonical(self.match.events[-1]) != canonical(event):
                 raise CorruptSave("the recorded chance differs from the game's (the save was edited)")
             return
@@ -261,33 +263,14 @@ class LocalTable:
         return None
 
     def _act(self, seat: int, action: dict[str, JSON]) -> None:
-        step = self.match.step()
-        secret = isinstance(step, Decision) and step.secret
-        name = self.names()[seat]
-        before = self.match.state
         # the match refuses an action that is not legal before the game is asked to word it: a game's
         # words may assume a legal action, and an edited save's is not one (a refusal, not a fault)
         self.match.act(seat, action)
-        if secret:
-            text = self.game.describe(before, action)
-            line = LogLine(seat, describe_sealed(name), describe_sealed(name, text))
-        else:
-            line = LogLine(seat, self.game.describe_log(before, seat, action))
-        self._log.append(line)
+        self._log.extend(self._narrator.catch_up(self.match))
 
-    def _chance(self, step: Chance) -> None:
-        state, before = self.match.state, len(self.match.events)
+    def _chance(self) -> None:
         self.match.advance()
-        outcome = self.match.events[before]["outcome"]
-        line = self.game.describe_chance(state, step.request, outcome)
-        if line is None:
-            line = describe_chance(step.request, outcome, self.names())
-        privately = tuple(
-            (seat, said) for seat in self._humans
-            if (said := self.game.describe_chance_to(state, step.request, outcome, seat,
-                                                     self.match.knowledge(seat)))
-        )
-        self._log.append(LogLine(None, line, privately=privately))
+        self._log.extend(self._narrator.catch_up(self.match))
 
     def _stopped(self, fault: Fault) -> None:
         """The game's plugin (or atoll) failed: the game stops, saying so once; nobody is blamed."""
@@ -324,7 +307,7 @@ class LocalTable:
                 chance_steps += 1
                 if chance_steps > MAX_CHANCE_STEPS:
                     raise AtollError(f"chance acted {MAX_CHANCE_STEPS} times in a row; the game is stuck")
-                self._chance(step)
+                self._chance()
                 continue
             chance_steps = 0
             if step.seat in self._humans:

@@ -8,10 +8,10 @@ bots play the others and chance is resolved without pause, every step logged.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 
-from atoll.client.narration import describe_chance, describe_sealed
+from atoll.client.narration import Narrator
 from atoll.client.results import headline, result_lines
+from atoll.client.source import LogLine
 from atoll.engine.loop import StuckGame, observe
 from atoll.engine.match import Match
 from atoll.engine.observation import Agent
@@ -21,14 +21,6 @@ from atoll.types import Action, Decision, End, Results
 
 #: How many steps bots and chance may take in a row before the game is called stuck.
 MAX_UNATTENDED_STEPS = 100_000
-
-
-@dataclass(frozen=True)
-class LogEntry:
-    """One line of the game log: who acted (``None``: chance) and what happened, in public words."""
-
-    seat: int | None
-    text: str
 
 
 class GameModel:
@@ -53,10 +45,12 @@ class GameModel:
         self.match = match
         self.seat = seat
         self.seed = seed
-        self.log: list[LogEntry] = []
+        self.log: list[LogLine] = []
+        """The game log; read each line as the player may (:meth:`LogLine.seen_by` of ``seat``)."""
         self._bots = dict(bots)
         self._labels = dict(labels or {})
         self._last_own = 0  # log index just after the player's latest action
+        self._narrator = Narrator(self.names, (seat,))
 
     # -- reading ------------------------------------------------------------------
 
@@ -106,7 +100,7 @@ class GameModel:
         """The player's legal actions as texts, in the game's order (empty unless it is to decide)."""
         return list(self.match.texts(self.seat)) if self.my_turn() else []
 
-    def news(self) -> list[LogEntry]:
+    def news(self) -> list[LogLine]:
         """What happened since the player's latest action (the whole log before its first)."""
         return self.log[self._last_own:]
 
@@ -127,7 +121,7 @@ class GameModel:
 
     # -- playing ------------------------------------------------------------------
 
-    def advance(self) -> list[LogEntry]:
+    def advance(self) -> list[LogLine]:
         """Let chance and the bots act until the player is to decide or the game ends.
 
         Returns the log entries this added. Raises :class:`StuckGame` if a bot
@@ -141,13 +135,8 @@ class GameModel:
             if isinstance(step, Decision):
                 self._bot_turn(step)
             else:
-                state, before = self.match.state, len(self.match.events)
                 self.match.advance()
-                outcome = self.match.events[before]["outcome"]
-                line = self.game.describe_chance(state, step.request, outcome)
-                if line is None:
-                    line = describe_chance(step.request, outcome, self.names())
-                self.log.append(LogEntry(None, line))
+                self.log.extend(self._narrator.catch_up(self.match))
         raise StuckGame(f"{self.game.info.name}: no turn of yours after {MAX_UNATTENDED_STEPS} steps")
 
     def take(self, text: str) -> Action:
@@ -160,13 +149,8 @@ class GameModel:
         if not self.my_turn():
             raise ProtocolViolation("it is not your turn")
         action = self.match.parse(self.seat, text)
-        chosen = self.game.describe(self.match.state, action)
-        if self.secret():
-            line = describe_sealed(self.names()[self.seat], chosen)
-        else:
-            line = self.game.describe_log(self.match.state, self.seat, action)
         self.match.act(self.seat, action)
-        self.log.append(LogEntry(self.seat, line))
+        self.log.extend(self._narrator.catch_up(self.match))
         self._last_own = len(self.log)
         return action
 
@@ -176,15 +160,11 @@ class GameModel:
         if not observation.legal:
             raise StuckGame(f"{self.game.info.name}: {name} must decide but has no legal action")
         action = self._bots[step.seat].choose(observation)
-        if step.secret:
-            line = describe_sealed(name)
-        else:
-            line = self.game.describe_log(self.match.state, step.seat, action)
         try:
             self.match.act(step.seat, action)
         except AtollError as exc:
             raise AtollError(f"the bot at {name} chose {action!r}, which failed: {exc}") from exc
-        self.log.append(LogEntry(step.seat, line))
+        self.log.extend(self._narrator.catch_up(self.match))
 
 
 def bot_seats(seats: int, player: int) -> Sequence[int]:

@@ -1,15 +1,79 @@
-"""Public words for what chance did and for sealed choices, so the log can show them.
+"""The one narrator: the log line of every step of a match, for local, network and replayed games.
 
-A game describes its own actions (``describe_log``); chance and sealed choices
-are the engine's, so the client words them itself, from public facts only.
+A game describes its own actions (``describe_log``) and may word chance (``describe_chance``, and
+``describe_chance_to`` for what one seat alone saw); chance it does not word and sealed choices are
+the engine's, so they are worded here, from public facts only. Each step is worded from the state
+before it, which the match keeps beside its events (:attr:`~atoll.engine.match.Match.before`): no
+screen keeps a second copy of the game to word its log.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
-from atoll.chance import Deal, Pick, Request, Reveal, Roll, Shuffle
+from atoll.chance import Deal, Pick, Request, Reveal, Roll, Shuffle, request_from_json
+from atoll.client.source import LogLine
+from atoll.engine.match import Match
+from atoll.game import Game
 from atoll.jsondata import JSON
+from atoll.types import Knowledge, State
+
+
+class Narrator:
+    """Words a match's events as log lines, each once, in order.
+
+    ``names`` gives the seats' display names when asked (they may change as people sit); ``tellable``
+    are the seats whose own wording (a sealed choice's value, what chance showed them alone) this
+    machine may show: the local people, this peer's seat, or every seat in a replay.
+    """
+
+    def __init__(self, names: Callable[[], Sequence[str]], tellable: Sequence[int]) -> None:
+        self.names = names
+        self.tellable = tuple(tellable)
+        self.told = 0
+        """How many of the match's events are worded already."""
+
+    def catch_up(self, match: Match) -> list[LogLine]:
+        """The lines of ``match``'s events not worded yet (the game's wording failing is a fault the
+        caller reports: the events stay untold)."""
+        lines = [
+            narrate(match.game, event, match.before[index], self.names(), self.tellable, match.knowledge)
+            for index, event in enumerate(match.events[self.told:], start=self.told)
+        ]
+        self.told = len(match.events)
+        return lines
+
+
+def narrate(
+    game: Game,
+    event: dict[str, Any],
+    before: State,
+    names: Sequence[str],
+    tellable: Sequence[int],
+    knowledge: Callable[[int], Knowledge],
+) -> LogLine:
+    """The log line of one match ``event`` (see :data:`~atoll.engine.match.Event`), worded from the
+    state ``before`` it, with the own wordings of the ``tellable`` seats (from their ``knowledge``)."""
+    if "request" in event:
+        request = request_from_json(event["request"])
+        outcome: dict[str, JSON] = event["outcome"]
+        text = game.describe_chance(before, request, outcome)
+        privately = tuple(
+            (seat, said) for seat in tellable
+            if (said := game.describe_chance_to(before, request, outcome, seat, knowledge(seat)))
+        )
+        return LogLine(None, text if text is not None else describe_chance(request, outcome, names),
+                       privately=privately)
+    seat = int(event["seat"])
+    if "sealed" in event:
+        known = knowledge(seat) if seat in tellable else {}
+        values = [known[handle] for handle in event["sealed"] if handle in known]
+        private = None
+        if values and len(values) == len(event["sealed"]):
+            private = describe_sealed(names[seat], game.describe(before, {"secret": values}))
+        return LogLine(seat, describe_sealed(names[seat]), private)
+    return LogLine(seat, game.describe_log(before, seat, event["action"]))
 
 
 def describe_chance(request: Request, outcome: Mapping[str, JSON], names: Sequence[str]) -> str:

@@ -12,20 +12,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
 
-from atoll.chance import Roll, request_from_json
-from atoll.client.narration import describe_chance, describe_sealed
+from atoll.client.narration import Narrator
 from atoll.client.refusals import parse_typed
 from atoll.client.source import LogLine, Refused, SeatLine, Waiting
 from atoll.engine.observation import Observation
 from atoll.errors import AtollError, Fault
 from atoll.game import Fragments, Game
-from atoll.jsondata import JSON
 from atoll.net.envelope import Envelope
 from atoll.scoresheet import ScoreSheet
+from atoll.table.engine import Waiting as EngineWaiting
 from atoll.table.table import Event, Table
-from atoll.types import Action, Config, Results, State
+from atoll.types import Action, Config, Results
 from atoll.wire import Kind
 
 #: How often the table is looked at for changes to draw, in seconds.
@@ -96,9 +94,8 @@ class NetTable:
         self._log: list[LogLine] = []
         self._told = 0  # table events looked at
         self._told_entries: set[int] = set()  # entries whose own event was passed over
-        self._narrated = 0  # match events narrated
-        self._shadow: State | None = None  # the state before the next match event, for its log line
-        self._my_sealed: list[str] = []  # the texts of this seat's sealed choices, oldest first
+        self._narrator: Narrator | None = None  # made once the game starts (and the seat is known)
+        self._untold = False  # the game's wording failed once: the log stops telling the game
         self._texts_at: tuple[int, int] | None = None
         self._texts_now: dict[str, Action] = {}
         self.game: Game
@@ -240,7 +237,7 @@ class NetTable:
         shown_away = self._away() if self._away is not None else ()
         away = [seat for seat in shown_away if seat != self.table.my_seat]
         if now.owed:
-            return Waiting(None, self._owed_text(now.owed) + self._away_text(now.owed, away), False)
+            return Waiting(None, self._owed_text(now) + self._away_text(now.owed, away), False)
         if now.seat is None:
             return Waiting(None, "the table is working…", False)
         name = self.names()[now.seat]
@@ -258,17 +255,9 @@ class NetTable:
             asked = "a secret choice" if now.secret else "a move"
         return Waiting(now.seat, f"your turn ({name}): {asked}", True, now.secret)
 
-    def _owed_text(self, owed: Sequence[int]) -> str:
-        engine = self.table.engine
-        assert engine is not None
-        step = engine.resolver.record.step
-        kind = str(step.get("step", ""))
-        what = STEP_WORDS.get(kind, "protocol message")
-        if kind == "draw":
-            request = step.get("request")
-            with contextlib.suppress(Exception):
-                if isinstance(request_from_json(request), Roll):
-                    what = "die opening"
+    def _owed_text(self, now: EngineWaiting) -> str:
+        what = "die opening" if now.roll else STEP_WORDS.get(now.step, "protocol message")
+        owed = now.owed
         if owed == (self.table.my_seat,):
             return f"sending your {what}…"
         lobby = self.table.lobby
@@ -346,8 +335,6 @@ class NetTable:
         except Fault as exc:
             self._failed(exc)
             raise Refused(f"the game stopped: {exc}") from None
-        if "secret" in action:
-            self._my_sealed.append(chosen)
         self._sent_at = self._asked_at
         self._asked.set_result(action)
         return chosen
@@ -438,7 +425,7 @@ class NetTable:
 
     def _stamp(self) -> tuple[int, int, int, bool]:
         engine = self.table.engine
-        steps = engine.resolver.record.n if engine is not None else -1
+        steps = engine.progress() if engine is not None else -1
         return (len(self.table.log.entries), len(self._log), steps, self._asked is not None)
 
     def _notify(self) -> None:
@@ -452,53 +439,20 @@ class NetTable:
         """Add log lines for what happened since last time: game steps first, then table events."""
         engine = self.table.engine
         if engine is not None:
-            events = engine.match.events
-            if self._shadow is None and not self._narrated:
-                self._shadow = self.game.setup(self.config)
-            while self._narrated < len(events) and self._shadow is not None:
+            if self._narrator is None:
+                seat = self.table.my_seat
+                self._narrator = Narrator(self.names, () if seat is None else (seat,))
+            if not self._untold:
                 try:
-                    self._log.append(self._narrate(events[self._narrated]))
+                    self._log.extend(self._narrator.catch_up(engine.match))
                 except Exception as exc:  # a plugin's wording bug must not stop the table
                     self._log.append(LogLine(None, f"(the log stops telling the game: {exc})"))
-                    self._shadow = None
-                self._narrated += 1
+                    self._untold = True
         for event in self.table.events[self._told:]:
             line = self._told_line(event)
             if line is not None:
                 self._log.append(line)
         self._told = len(self.table.events)
-
-    def _narrate(self, event: dict[str, Any]) -> LogLine:
-        """The log line of one game step, from the state before it (kept in ``_shadow``)."""
-        state = self._shadow
-        assert state is not None and self.table.engine is not None
-        names = self.names()
-        if "request" in event:
-            request = request_from_json(event["request"])
-            outcome: dict[str, JSON] = event["outcome"]
-            text = self.game.describe_chance(state, request, outcome)
-            line = LogLine(None, text if text is not None else describe_chance(request, outcome, names),
-                           privately=self._private_chance(state, request, outcome))
-            self._shadow = self.game.resolve(state, request, outcome)
-            return line
-        seat = int(event["seat"])
-        if "sealed" in event:
-            mine = seat == self.table.my_seat and bool(self._my_sealed)
-            private = describe_sealed(names[seat], self._my_sealed.pop(0)) if mine else None
-            self._shadow = self.game.apply(state, {"sealed": event["sealed"]})
-            return LogLine(seat, describe_sealed(names[seat]), private)
-        line = LogLine(seat, self.game.describe_log(state, seat, event["action"]))
-        self._shadow = self.game.apply(state, event["action"])
-        return line
-
-    def _private_chance(
-        self, state: State, request: Any, outcome: dict[str, JSON]
-    ) -> tuple[tuple[int, str], ...]:
-        seat, engine = self.table.my_seat, self.table.engine
-        if seat is None or engine is None:
-            return ()
-        said = self.game.describe_chance_to(state, request, outcome, seat, engine.match.knowledge(seat))
-        return ((seat, said),) if said else ()
 
     def _told_line(self, event: Event) -> LogLine | None:
         """A table event the game's own log does not tell: who sat down, a refusal, a cheat."""

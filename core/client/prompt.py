@@ -23,7 +23,8 @@ from prompt_toolkit.output import Output
 
 from atoll.client.console import Console
 from atoll.client.help_pages import cards_help, legend_help, rules_help
-from atoll.client.model import GameModel, LogEntry
+from atoll.client.model import GameModel
+from atoll.client.source import LogLine
 from atoll.engine.match import normal_text
 from atoll.errors import AmbiguousAction, AtollError, UnknownAction
 
@@ -274,14 +275,14 @@ class PromptClient:
         if news:
             self._show_log(news, "since your last move:" if len(news) < len(self.model.log) else "so far:")
 
-    def _show_log(self, entries: Sequence[LogEntry], title: str) -> None:
+    def _show_log(self, entries: Sequence[LogLine], title: str) -> None:
         if not entries:
             self.console.say("nothing has happened yet")
             return
         lines: list[tuple[str, str]] = [("underline", title), ("", "\n")]
         for entry in entries:
             style = "fg:ansicyan" if entry.seat == self.model.seat else "fg:ansibrightblack"
-            lines += [(style, f"  {entry.text}"), ("", "\n")]
+            lines += [(style, f"  {entry.seen_by(self.model.seat)}"), ("", "\n")]
         self.console.show(lines)
 
     def _show_whose_turn(self) -> None:

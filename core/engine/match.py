@@ -40,6 +40,9 @@ class Match:
         self.known: list[dict[str, JSON]] = [{} for _ in range(config.seats)]
         self.ledger = Ledger()
         self.events: list[Event] = []
+        self.before: list[State] = []
+        """The state before each event (``before[i]`` for ``events[i]``), to word the log from: states
+        are never changed in place, so this keeps references, not copies."""
         self._step: Step | None = None
         self._seals = 0
 
@@ -129,11 +132,13 @@ class Match:
             raise IllegalAction(f"seat {seat} cannot show {', '.join(unknown)}: not in its hand")
         if reveal:
             self.resolver.prove(seat, reveal)
+        before = self.state
         self.state = self.game.apply(self.state, action)
         self._step = None
         if reveal:
             self.ledger.record_reveal(reveal)
         self.events.append({"seat": seat, "action": action})
+        self.before.append(before)
 
     def _act_sealed(self, seat: int, action: Action) -> None:
         values = action.get("secret")
@@ -166,6 +171,7 @@ class Match:
             self.known[seat].update(zip(handles, values, strict=True))
         self.ledger.record_seal(seat, handles, before)
         self.events.append({"seat": seat, "sealed": handles})
+        self.before.append(before)
 
     def advance(self) -> Request:
         """Resolve the pending chance request; returns it."""
@@ -174,12 +180,14 @@ class Match:
             raise ProtocolViolation("advance() called, but chance is not to act now")
         request = step.request
         resolution = self.resolver.resolve(request)
+        before = self.state
         self.state = self.game.resolve(self.state, request, resolution.outcome)
         self._step = None
         for seat, faces in resolution.privately.items():
             self.known[seat].update(faces)
         self.ledger.record_chance(request, resolution.outcome)
         self.events.append({"request": request.to_json(), "outcome": resolution.outcome})
+        self.before.append(before)
         return request
 
     def results(self) -> End | None:

@@ -10,12 +10,14 @@ each runs only its own seat's secrets.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from atoll.chance import Roll, request_from_json
 from atoll.engine.match import Match
-from atoll.errors import OutcomeRefused, ProtocolViolation
+from atoll.errors import MalformedInput, OutcomeRefused, ProtocolViolation
 from atoll.fair.steps.messages import Message
 from atoll.fair.steps.referee import match_referee
 from atoll.fair.steps.seat import Participant
@@ -24,6 +26,7 @@ from atoll.guard import guard
 from atoll.jsondata import JSON
 from atoll.table.resolver import NetResolver, Pending
 from atoll.types import Config, Decision, End
+from atoll.wire import Step
 
 
 @dataclass(frozen=True)
@@ -34,6 +37,10 @@ class Waiting:
     seat: int | None = None
     secret: bool = False
     owed: tuple[int, ...] = ()
+    step: str = ""
+    """The fair protocols' step the ``owed`` messages are for (a :class:`~atoll.wire.Step` value)."""
+    roll: bool = False
+    """Whether that step opens a die roll (a draw for a :class:`~atoll.chance.Roll`)."""
     over: bool = False
 
 
@@ -74,13 +81,34 @@ class TableEngine:
     def waiting(self) -> Waiting:
         """What the game waits for now (after :meth:`pump`)."""
         if self.resolver.busy():
-            return Waiting(owed=tuple(sorted({s for s, _ in self.resolver.record.owed()})))
+            record = self.resolver.record
+            kind = str(record.step.get("step", ""))
+            roll = False
+            if kind == Step.DRAW:
+                with contextlib.suppress(MalformedInput):  # the draw of a shuffle or pick carries none
+                    roll = isinstance(request_from_json(record.step.get("request")), Roll)
+            return Waiting(owed=tuple(sorted({s for s, _ in record.owed()})), step=kind, roll=roll)
         step = self.match.step()
         if isinstance(step, End):
             return Waiting(over=self.resolver.finished)
         if isinstance(step, Decision) and self._pending is None:
             return Waiting(seat=step.seat, secret=step.secret)
         return Waiting()
+
+    def progress(self) -> int:
+        """How many steps of the fair protocols have begun (changes whenever one does)."""
+        return self.resolver.record.n
+
+    def pipelined(self) -> None:
+        """This peer's seat answers a deck's shuffle or lock before checking its proof from now on
+        (``docs/decisions/0006-pipelined-deck-setup.md``); :meth:`settle` checks them after."""
+        if self.resolver.me is not None:
+            self.resolver.me.record.deck.pipelined()
+
+    def settle(self) -> None:
+        """Check the deck proofs this seat answered before checking them (raises
+        :class:`~atoll.errors.CheatDetected` naming the author of one that does not check)."""
+        self.resolver.record.settle()
 
     def my_turn(self) -> bool:
         """Whether this peer's seat is to move now."""

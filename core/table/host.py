@@ -27,7 +27,7 @@ from atoll.pin import GamePin
 from atoll.table.frames import entry_frame, frame
 from atoll.table.log import BadEntry, HostEquivocated, sequence
 from atoll.table.reasons import EndReason
-from atoll.table.table import Table
+from atoll.table.table import SealedKeeper, Table
 from atoll.wire import PROTOCOL, Frame, Kind
 
 log = logging.getLogger("atoll.table.host")
@@ -100,7 +100,7 @@ class Sequencer:
         options: dict[str, object] | None = None,
         master: bytes | None = None,
         log_path: Path | None = None,
-        sealed_path: Path | None = None,
+        sealed: SealedKeeper | None = None,
         late_watchers: bool = False,
         host_timeout: int | None = None,
     ) -> Sequencer:
@@ -113,7 +113,7 @@ class Sequencer:
             games,
             log_path=log_path,
             master=master,
-            sealed_path=sealed_path,
+            sealed=sealed,
         )
         host = cls(table, key, late_watchers)
         body: dict[str, object] = {
@@ -138,7 +138,7 @@ class Sequencer:
         *,
         master: bytes,
         log_path: Path,
-        sealed_path: Path | None = None,
+        sealed: SealedKeeper | None = None,
         late_watchers: bool = False,
     ) -> Sequencer:
         """Take a table back after the host stopped: its log from disk, checked entry by entry.
@@ -153,7 +153,7 @@ class Sequencer:
             games,
             log_path=log_path,
             master=master,
-            sealed_path=sealed_path,
+            sealed=sealed,
         )
         if table.restore() == 0:
             raise AtollError(f"{log_path}: no entries to resume the table from")

@@ -1,7 +1,8 @@
 """A network table as one peer sees it: the log, the lobby, the game, and what this peer owes.
 
 :class:`Table` is a pure state machine: :meth:`Table.receive` takes the next log entry from the host,
-checks it against the chain and the author's signature, writes it to disk, then folds it in. It knows
+checks it against the chain and the author's signature, has its log keep it (on disk, when the table
+was given a path), then folds it in. It knows
 which seat each identity holds, runs the game through :class:`~atoll.table.engine.TableEngine`, and
 collects the messages this peer must send (:meth:`Table.outbox`). The host runs the same class on its
 own copy of the log and, before it sequences a message, asks :meth:`Table.admissible` so that a move
@@ -23,16 +24,19 @@ named, with the witnesses as evidence), with fewer (a table of two, or a witness
 the table is aborted and nobody is blamed. While a timeout is open nothing else enters the game.
 None of the built-in games can go on without a seat, so a forfeit or a seat that leaves ends the
 game there (see ``docs/decisions/0004-tables-that-survive.md``).
+
+Why one module of over 500 lines: it is one state machine, the fold of the log's entries; every
+handler changes the same table state, and the kinds are told apart in one place (``Table._apply``).
+The game, the lobby, the fair steps and the wire are their own modules.
 """
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from nacl.signing import SigningKey
 
@@ -41,7 +45,6 @@ from atoll.fair.steps.seat import Participant
 from atoll.faultlog import record_fault
 from atoll.game import Game
 from atoll.jsondata import canonical
-from atoll.net.encoding import parse_json
 from atoll.net.envelope import Envelope, check_size, seal
 from atoll.pin import GamePin
 from atoll.table.engine import TableEngine
@@ -153,6 +156,19 @@ def check_name(name: Any) -> str:
     return name
 
 
+class SealedKeeper(Protocol):
+    """Where a peer keeps the values of its sealed choices until they open, so that a restart can still
+    open them (the application's :class:`~atoll.app.store.SealedFile` keeps them on disk)."""
+
+    def held(self) -> dict[int, list[Any]]:
+        """The values kept so far, by the log position of the move that sealed them."""
+        ...
+
+    def keep(self, at: int, values: list[Any]) -> None:
+        """Keep ``values``, sealed by the move at log position ``at``; durable when this returns."""
+        ...
+
+
 class Table:
     """One peer's view of a table (the host's own copy included).
 
@@ -162,8 +178,8 @@ class Table:
     :param games: finds a game's plugin by name (the registry's ``game``).
     :param log_path: where this peer's copy of the log is written (``None``: memory only).
     :param master: this peer's master secret for the fair protocols (32 bytes; fresh if ``None``).
-    :param sealed_path: where this peer keeps the values of its sealed choices until they open
-        (``sealed.jsonl``, written and fsynced before the sealed move is sent; ``None``: memory only).
+    :param sealed: where this peer keeps the values of its sealed choices until they open (each kept
+        durably before the sealed move is sent; ``None``: memory only).
     """
 
     def __init__(
@@ -175,7 +191,7 @@ class Table:
         *,
         log_path: Path | None = None,
         master: bytes | None = None,
-        sealed_path: Path | None = None,
+        sealed: SealedKeeper | None = None,
     ) -> None:
         self.id = table_id
         self.log = TableLog(table_id, host_key, log_path)
@@ -197,8 +213,8 @@ class Table:
         """Messages to send, each with the key (kind and body) that finds it again in the log."""
         self._pending_fair: list[dict[str, Any]] = []
         self._n = 0
-        self._sealed_path = sealed_path
-        self._sealed: dict[int, list[Any]] = _read_sealed(sealed_path)
+        self._keeper = sealed
+        self._sealed: dict[int, list[Any]] = dict(sealed.held()) if sealed is not None else {}
         self.timeout: Timeout | None = None
         """The timeout the table is settling now, if any."""
         self.left: int | None = None
@@ -360,11 +376,8 @@ class Table:
         not of proving and checking in turn); the caller calls :meth:`settle` once the answer has left.
         Why that is safe: ``docs/decisions/0006-pipelined-deck-setup.md``."""
         self.pipeline = True
-        me = self.engine.resolver.me if self.engine is not None else None
-        if me is not None:
-            me.record.deck.pipeline = True
-            for deck in me.record.deck.decks.values():
-                deck.pipeline = True
+        if self.engine is not None:
+            self.engine.pipelined()
 
     def settle(self) -> None:
         """Check the deck proofs this peer answered before checking them; one that does not check ends
@@ -373,7 +386,7 @@ class Table:
         if engine is None or self.over() or not self.log.entries:
             return
         try:
-            engine.resolver.record.settle()
+            engine.settle()
         except CheatDetected as exc:
             self._stop(self.log.entries[-1], cheated(exc.seat, str(exc)))
 
@@ -680,8 +693,9 @@ class Table:
         me = None
         if seat is not None and self.key is not None:
             me = Participant(seat, self.id, lobby.seats, self.master, identities=identities)
-            me.record.deck.pipeline = self.pipeline
         self.engine = TableEngine(game, config, self.id, me, self._send_fair, identities)
+        if self.pipeline:
+            self.engine.pipelined()
         self.engine.pump()
 
     def _send_fair(self, message: dict[str, Any]) -> None:
@@ -723,16 +737,11 @@ class Table:
         self.events.append(Event(ending.text, entry.seq, blame=blame, ending=ending))
 
     def _keep_sealed(self, at: int, values: list[Any]) -> None:
-        """Write a sealed choice's values to disk (fsynced) before the move that commits to them leaves."""
+        """Keep a sealed choice's values (durably, if a keeper is given) before the move that commits
+        to them leaves."""
         self._sealed[at] = values
-        if self._sealed_path is None:
-            return
-        fd = os.open(self._sealed_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-        try:
-            os.write(fd, (json.dumps({"at": at, "values": values}, sort_keys=True) + "\n").encode())
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        if self._keeper is not None:
+            self._keeper.keep(at, values)
 
 
 def _address(text: Any) -> bool:
@@ -745,17 +754,3 @@ def _address(text: Any) -> bool:
 
 def _message_key(kind: str, body: dict[str, Any]) -> str:
     return kind + canonical(body)
-
-
-def _read_sealed(path: Path | None) -> dict[int, list[Any]]:
-    """The sealed values a peer wrote before it stopped (a torn last line was never sent: skipped)."""
-    if path is None or not path.exists():
-        return {}
-    held: dict[int, list[Any]] = {}
-    for line in path.read_bytes().splitlines():
-        try:
-            record = parse_json(line)
-            held[int(record["at"])] = list(record["values"])
-        except (ValueError, KeyError, TypeError):
-            continue
-    return held

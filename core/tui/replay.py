@@ -14,7 +14,7 @@ from prompt_toolkit.layout import FormattedTextControl, HSplit, Layout, Window
 from prompt_toolkit.layout.dimension import Dimension
 from prompt_toolkit.output import Output
 
-from atoll.client.narration import describe_chance, describe_sealed
+from atoll.client.narration import Narrator
 from atoll.client.source import LogLine
 from atoll.engine.match import Match
 from atoll.engine.save import ReplayResolver, SavedGame, replay
@@ -38,35 +38,19 @@ def frames(game: Game, saved: SavedGame) -> list[Frame]:
     """Every step of ``saved``, from the set-up to the last event. The whole save is checked first
     (:func:`atoll.engine.replay`), so a bad save raises :class:`CorruptSave` naming its line."""
     replay(game, saved)
-    names = list(game.seat_names(saved.config))
     match = Match(game, saved.config, ReplayResolver(saved.events, saved.faces))
+    narrator = Narrator(lambda: game.seat_names(saved.config), range(saved.config.seats))
     out = [Frame(match.state, tuple(dict(k) for k in match.known), None)]
     for event in saved.events:
-        state = match.state
         if "request" in event:
             step = match.step()
             assert isinstance(step, Chance)
             match.advance()
-            outcome = match.events[-1]["outcome"]
-            text = game.describe_chance(state, step.request, outcome)
-            privately = tuple(
-                (seat, said) for seat in range(saved.config.seats)
-                if (said := game.describe_chance_to(state, step.request, outcome, seat,
-                                                    match.knowledge(seat)))
-            )
-            line = LogLine(None, text if text is not None else describe_chance(step.request, outcome, names),
-                           privately=privately)
         elif "sealed" in event:
-            seat = int(event["seat"])
-            values = [saved.faces[h] for h in event["sealed"]]
-            action = {"secret": values}
-            chosen = game.describe(state, action)
-            match.act(seat, action)
-            line = LogLine(seat, describe_sealed(names[seat]), describe_sealed(names[seat], chosen))
+            match.act(int(event["seat"]), {"secret": [saved.faces[h] for h in event["sealed"]]})
         else:
-            seat = int(event["seat"])
-            line = LogLine(seat, game.describe_log(state, seat, event["action"]))
-            match.act(seat, event["action"])
+            match.act(int(event["seat"]), event["action"])
+        (line,) = narrator.catch_up(match)
         out.append(Frame(match.state, tuple(dict(k) for k in match.known), line))
     return out
 

@@ -4,6 +4,9 @@ The board stays at the top where it is; the log scrolls in its own pane (beside 
 large terminal, below it on an 80x24 one); the seats panel marks each seat with a symbol and a
 digit; the status line says what the table waits for; the prompt completes the legal actions.
 Every control reads the source through callables, so each redraw is fresh.
+
+Why one module of over 500 lines: the layout, the key bindings and the controls are one
+prompt_toolkit application over one source; the words it shows come from :mod:`atoll.client`.
 """
 
 from __future__ import annotations

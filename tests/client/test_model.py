@@ -48,7 +48,7 @@ def test_your_own_secret_choice_is_logged_with_its_value_for_you(model: GameMode
     model.advance()
     model.take("bet low")
     assert model.log[-1].seat == 0
-    assert model.log[-1].text == "seat 0 (you): made a secret choice (bet low; only you know it)"
+    assert model.log[-1].seen_by(0) == "seat 0 (you): made a secret choice (bet low; only you know it)"
 
 
 def test_a_unique_beginning_of_a_text_takes_that_action(model: GameModel) -> None:

@@ -154,7 +154,7 @@ def test_a_command_word_that_is_also_a_legal_text_is_the_action(tmp_path: Path) 
     model = stacked_model()
     model.match.game = Quitters()
     result = play(model, "quit\n", tmp_path)
-    mine = [entry.text for entry in model.log if entry.seat == 0]
+    mine = [entry.seen_by(0) for entry in model.log if entry.seat == 0]
     assert mine == ["seat 0 (you): made a secret choice (quit; only you know it)"]
     assert result.ending is Ending.CLOSED
 

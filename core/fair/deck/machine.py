@@ -26,6 +26,10 @@ everybody else). Nothing here touches a socket, a clock or a global random sourc
 does not check raises :class:`~atoll.errors.CheatDetected` naming its author; one that comes out of
 order raises :class:`~atoll.errors.ProtocolViolation`; either way the deck is left unchanged.
 
+Why one module of over 500 lines: the rounds (shuffle, lock, open, leave, seeds) share the per-card
+state of one machine, and each check runs before that state changes; the primitives they use live in
+:mod:`atoll.fair.primitives`.
+
 Driving N seats in one process::
 
     decks = [MentalDeck(spec, s, os.urandom(32)) for s in range(n)]

@@ -51,6 +51,13 @@ class DeckRecord:
         self.pipeline = False
         """This seat answers a shuffle or lock before checking its proof (see :meth:`MentalDeck.settle`)."""
 
+    def pipelined(self) -> None:
+        """From now on this seat answers a shuffle or lock before checking its proof, in every deck
+        (see :meth:`MentalDeck.settle`)."""
+        self.pipeline = True
+        for deck in self.decks.values():
+            deck.pipeline = True
+
     # -- reading ------------------------------------------------------------------------
 
     def has(self, handle: str) -> bool:

@@ -24,6 +24,10 @@ refuses a message in another seat's name), so a seat is named only for what its 
   passes through, and the table stops naming the failing module and blaming nobody. Only the
   explicit checks above name a seat.
 
+Why one module of over 500 lines: each step's handler checks a message against the record's state
+and changes that state only after every check passed; keeping the handlers beside the one table that
+finds them keeps each check next to the state it guards.
+
 Every check runs before the record changes, so a refused message or step leaves it as it was.
 
 Steps (``step`` field of the announcement) and the messages they wait for (a ``deck`` message

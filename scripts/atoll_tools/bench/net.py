@@ -56,6 +56,7 @@ from nacl.signing import SigningKey
 
 from atoll.app.peer_loop import bot_chooser, run_peer
 from atoll.app.serve import run_host
+from atoll.app.store import SealedFile
 from atoll.net.envelope import open_envelope, seal
 from atoll.net.transport import HostSocket, PeerSocket, curve_keys, curve_public
 from atoll.registry import Registry, load_registry
@@ -372,7 +373,7 @@ def _files(home: Path | None, table_id: str, who: str) -> dict[str, Any]:
         return {}
     folder = home / who / table_id
     folder.mkdir(parents=True, mode=0o700)
-    return {"log_path": folder / "log.jsonl", "sealed_path": folder / "sealed.jsonl"}
+    return {"log_path": folder / "log.jsonl", "sealed": SealedFile(folder / "sealed.jsonl")}
 
 
 async def _play_peer(
