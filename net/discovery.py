@@ -63,6 +63,7 @@ _TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _FINGERPRINT = re.compile(r"[a-z2-7]{4}(?:-[a-z2-7]{4}){5}")
 _COUNT = re.compile(r"[0-9]{1,2}")
 _BUILD = re.compile(r"[0-9a-f]{8,32}")
+_WEB = re.compile(r"here|[1-9][0-9]{0,4}")
 _INSTANCE_BYTES = 63  # the longest DNS label, and so the longest instance name
 _MAX_WARNED = 1000  # bad announcements remembered so each is warned about once
 
@@ -100,6 +101,10 @@ class Announcement:
     #: digits), made by the application (this layer knows no games), so a lobby can mark a table
     #: whose game differs from the one installed; empty when the host did not say.
     build: str = ""
+    #: Whether the table is shown on a big screen (``web``, see ``atoll host --web``): the page's port
+    #: when the LAN can open it at the host's address, ``here`` when only the host's machine can, empty
+    #: when it has none (or the host did not say).
+    web: str = ""
 
     def __post_init__(self) -> None:
         _check(_TABLE_ID, self.table, "table", "a table id of letters, digits, '-' and '_'")
@@ -125,6 +130,8 @@ class Announcement:
             raise BadAnnouncement(f"curve: {exc}") from None
         if self.build:
             _check(_BUILD, self.build, "build", "8-32 lowercase hex digits")
+        if self.web:
+            _check(_WEB, self.web, "web", "a port number or 'here'")
 
     @property
     def seats(self) -> int:
@@ -144,6 +151,7 @@ class Announcement:
             "fp": self.fingerprint,
             "curve": self.curve_key,
             **({"build": self.build} if self.build else {}),
+            **({"web": self.web} if self.web else {}),
         }
 
 
@@ -174,6 +182,11 @@ def parse_txt(properties: Mapping[bytes, bytes | None], size: int) -> Announceme
         fields["build"] = build.decode("utf-8") if build is not None else ""
     except UnicodeDecodeError:
         raise BadAnnouncement("build is not UTF-8 text") from None
+    web = properties.get(b"web")  # optional: only a table shown on a big screen says so
+    try:
+        fields["web"] = web.decode("utf-8") if web is not None else ""
+    except UnicodeDecodeError:
+        raise BadAnnouncement("web is not UTF-8 text") from None
     for key in ("taken", "free"):
         if not _COUNT.fullmatch(fields[key]):
             raise BadAnnouncement(f"{key} seats {fields[key]!r} is not a whole number from 0 to {MAX_SEATS}")
@@ -188,6 +201,7 @@ def parse_txt(properties: Mapping[bytes, bytes | None], size: int) -> Announceme
         fingerprint=fields["fp"],
         curve_key=fields["curve"],
         build=fields["build"],
+        web=fields["web"],
     )
 
 

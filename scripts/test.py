@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 
+from _system import ensure_system_packages
 from _venv import ROOT, ensure_venv, venv_program
 
 
@@ -26,6 +27,7 @@ def main(args: list[str]) -> int:
         done = subprocess.run(command, cwd=ROOT, env={**os.environ, **env})
         if done.returncode != 0:
             return done.returncode
+    ensure_system_packages()
     print("== pytest", file=sys.stderr, flush=True)
     # -n auto: one worker per core; worksteal keeps both busy when a few tests are long
     return subprocess.run([str(python), "-m", "pytest", "-n", "auto", "--dist", "worksteal", *args],

@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 import time
+import urllib.request
 from pathlib import Path
 
 from atoll_tools.soak import free_port_pair
@@ -15,7 +16,8 @@ from atoll_tools.soak import free_port_pair
 from atoll.cli.main import COMMANDS
 
 #: The commands this test runs (every command of `atoll --help` but `share`, which its own tests cover).
-COVERED = {"audit", "games", "host", "join", "new-plugin", "play", "replay", "saves", "share", "sim"}
+COVERED = {"audit", "games", "host", "join", "new-plugin", "play", "replay", "saves", "share", "sim",
+           "watch"}
 
 
 def files_under(folder: Path) -> set[Path]:
@@ -60,16 +62,31 @@ def test_every_command_writes_only_under_atoll_home(tmp_path: Path) -> None:
         cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
         text=True,
     )
+    watcher: subprocess.Popen[str] | None = None
     try:
         time.sleep(0.3)
+        # the big screen, from a root of its own too, before the last seat is taken
+        watcher = subprocess.Popen(
+            [sys.executable, "-m", "atoll", "watch", "--address", f"127.0.0.1:{port}", "--web", "127.0.0.1:0",
+             "--linger", "0", "--quiet"], cwd=cwd, env={**env, "ATOLL_HOME": str(tmp_path / "atoll-watch")},
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        )
+        assert watcher.stdout is not None
+        page = watcher.stdout.readline().split()[-1]
+        deadline = time.monotonic() + 60
+        while b'"seats":[]' in urllib.request.urlopen(page + "state", timeout=10).read():  # not seated yet
+            assert time.monotonic() < deadline, "the watcher did not reach the table"
+            time.sleep(0.1)
         # the seat's own root: one machine's folder holds one seat of a table
         ok(atoll("join", "--address", f"127.0.0.1:{port}", "--bot", "random", "--quiet", timeout=180,
                  root=tmp_path / "atoll-seat"))
         assert host.wait(timeout=60) == 0, host.communicate()[0][-2000:]
+        assert watcher.wait(timeout=60) == 0, watcher.communicate()[0][-2000:]
     finally:
-        if host.poll() is None:
-            host.kill()
-            host.wait()
+        for process in (host, watcher):
+            if process is not None and process.poll() is None:
+                process.kill()
+                process.wait()
     log = next((atoll_home / "tables").glob("*/log.jsonl"))
     ok(atoll("audit", str(log)))
 

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from nacl.signing import SigningKey
 
+from atoll.app.big_screen import host_page, screen_field
 from atoll.app.follow import (
     Link,
     announcement_of,
@@ -28,6 +29,7 @@ from atoll.app.joining import play
 from atoll.app.person import (
     FINISHED,
     REMATCH,
+    Hearing,
     Terminal,
     full_screen,
     host_sender,
@@ -61,6 +63,7 @@ from atoll.table.host import Sequencer
 from atoll.table.log import BadEntry, HostEquivocated, UnreadableLine
 from atoll.table.peer import Chooser
 from atoll.table.table import HOST_TIMEOUT_S, Event, Table
+from atoll.web.server import PageServer, WebAddress
 from atoll.wire import Kind
 
 
@@ -83,6 +86,8 @@ class HostPlan:
     quiet: bool = False
     turn_time: float | None = None
     host_timeout: int = HOST_TIMEOUT_S
+    web: str | None = None
+    """Where the big screen's page listens (``[ADDR:]PORT``), or ``None`` for no page."""
 
 
 @dataclass(frozen=True)
@@ -320,7 +325,11 @@ async def _serve(
     bots: list[subprocess.Popen[bytes]] = []
     say = say_endings if plan.quiet else say_event
     ending, port = FINISHED, plan.port
+    page: PageServer | None = None
+    hearing: Hearing = host
     try:
+        if plan.web is not None:
+            page, hearing = await host_page(host, WebAddress.parse(plan.web))
         keys = KeyService(
             canonical_bytes({"curve": server_keys[0].decode(), "fp": host_fp, "table": table_id})
         )
@@ -344,7 +353,8 @@ async def _serve(
         )
         print(f"host fingerprint {host_fp}; join with: atoll join --address {address}", flush=True)
         if plan.announce:
-            announcer = await _announce(plan, table, port, server_keys[0].decode(), host_fp)
+            big_screen = "" if page is None else screen_field(WebAddress.parse(str(plan.web)), page.port)
+            announcer = await _announce(plan, table, port, server_keys[0].decode(), host_fp, big_screen)
         for index in range(plan.bots if start_bots else 0):
             bots.append(_start_bot(profile.home, table_id, index, address, plan.bot_kind))
         person = not plan.headless and not plan.own_bot and not plan.quiet
@@ -354,7 +364,7 @@ async def _serve(
                 lambda mine, heard: run_host(host, socket, mine, _with_seats(heard, table, announcer)),
                 host_sender(host, socket),
                 role="sit",
-                hearing=host,
+                hearing=hearing,
                 hosting=True,
                 note=f"others join with: atoll join --address {address}",
                 terminal=terminal,
@@ -375,6 +385,8 @@ async def _serve(
         if keys is not None:
             keys.close()
         _stop(bots)
+        if page is not None:
+            await page.close()
     return Served(report(table, files.log), ending, port)
 
 
@@ -399,8 +411,10 @@ def _with_seats(
     return on_event
 
 
-async def _announce(plan: HostPlan, table: Table, port: int, curve: str, host_fp: str) -> Announcer:
-    announcement = announcement_of(table, curve, host_fp)
+async def _announce(
+    plan: HostPlan, table: Table, port: int, curve: str, host_fp: str, big_screen: str = ""
+) -> Announcer:
+    announcement = replace(announcement_of(table, curve, host_fp), web=big_screen)
     interfaces = [plan.bind] if plan.bind not in ("0.0.0.0", "::") else _lan_addresses()
     announcer = Announcer(announcement, port=port, interfaces=interfaces)
     await announcer.open()

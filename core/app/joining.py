@@ -7,6 +7,7 @@ import asyncio
 import os
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from nacl.signing import SigningKey
@@ -51,6 +52,10 @@ from atoll.registry import Registry
 from atoll.table.log import HostEquivocated
 from atoll.table.peer import Chooser, PeerSession, TableFailed
 from atoll.table.table import Table
+
+#: Called with the table and the peer's session once a peer is at a table (``atoll watch``'s big
+#: screen reads the table from there).
+Shown = Callable[[Table, PeerSession], None]
 
 #: How long a person who asked for a rematch waits for the host's next game at the same address.
 REMATCH_WAIT_S = 180.0
@@ -120,18 +125,20 @@ async def join_table(
     after: str | None = None,
     terminal: Terminal | None = None,
     state: JoinState | None = None,
+    shown: Shown | None = None,
 ) -> int:
     """Sit (or watch) at the table, play until it is over; the exit status.
 
     When the person asks for a rematch on the result screen, the next game is the next table that
     answers at the same address (``after``: the id of the table just played, which may answer a
     little longer); it is joined as this one was. ``state`` tells the caller, while this waits for
-    the next game, which finished table it waits after. ``terminal`` is for tests.
+    the next game, which finished table it waits after. ``terminal`` is for tests. ``shown`` is handed
+    each table joined (then no table screen opens: the caller shows the table its own way).
     """
     state = state if state is not None else JoinState()
     while True:
         state.finished = after
-        status, ending, played = await _join_once(plan, found, profile, after, terminal, state)
+        status, ending, played = await _join_once(plan, found, profile, after, terminal, state, shown)
         if ending != REMATCH or status != 0:
             return status
         after = played
@@ -198,6 +205,7 @@ async def _join_once(
     after: str | None,
     terminal: Terminal | None,
     state: JoinState,
+    shown: Shown | None = None,
 ) -> tuple[int, str, str]:
     """Join one table (the next one after ``after``): the exit status, how the screen ended, its id."""
     key = profile.identity.signing_key()
@@ -236,7 +244,8 @@ async def _join_once(
         standby = standby_address(plan.host, plan.port) if role == "sit" else None
         try:
             status, ending = await play(
-                table, link, role, plan.bot, plan.quiet, found, profile, standby=standby, terminal=terminal
+                table, link, role, plan.bot, plan.quiet, found, profile, standby=standby, terminal=terminal,
+                shown=shown,
             )
             return status, ending, welcome.table_id
         finally:
@@ -255,6 +264,7 @@ async def resume_join(
     quiet: bool,
     leave: bool = False,
     state: JoinState | None = None,
+    shown: Shown | None = None,
 ) -> int:
     """Go back to a table this machine sat at (the latest unfinished one, or ``table_id``) and play on.
 
@@ -262,7 +272,7 @@ async def resume_join(
     may itself be restarting; if it stays silent past the table's host timeout, the peer follows the
     table to the seat that takes it over, or takes it over itself if it is next). With ``leave``, the
     seat leaves the table for good instead, once caught up: the game ends there, with no result.
-    A rematch asked at the end is looked for as :func:`join_table` does (``state`` as there).
+    A rematch asked at the end is looked for as :func:`join_table` does (``state`` and ``shown`` as there).
     """
     try:
         files = resumable(tables_dir(profile.home), hosting=False, table_id=table_id)
@@ -270,11 +280,18 @@ async def resume_join(
         print(f"{over}: nothing to resume; `atoll audit {over.log}` checks its log")
         return 0
     with files.hold():
-        return await _resume_join(files, found, profile, quiet=quiet, leave=leave, state=state)
+        return await _resume_join(files, found, profile, quiet=quiet, leave=leave, state=state, shown=shown)
 
 
 async def _resume_join(
-    files: TableFiles, found: Registry, profile: Profile, *, quiet: bool, leave: bool, state: JoinState | None
+    files: TableFiles,
+    found: Registry,
+    profile: Profile,
+    *,
+    quiet: bool,
+    leave: bool,
+    state: JoinState | None,
+    shown: Shown | None = None,
 ) -> int:
     master = bytes.fromhex(read_secrets(files)["master"])
     place = read_place(files)
@@ -333,7 +350,8 @@ async def _resume_join(
             print(f"you left table {table.id}: {table.ended or 'the game had ended'}")
             return 0
         status, ending = await play(
-            table, link, role, bot if isinstance(bot, str) else None, quiet, found, profile, standby=standby
+            table, link, role, bot if isinstance(bot, str) else None, quiet, found, profile, standby=standby,
+            shown=shown,
         )
     finally:
         link.close()
@@ -354,11 +372,14 @@ async def play(
     *,
     standby: str | None,
     terminal: Terminal | None = None,
+    shown: Shown | None = None,
 ) -> tuple[int, str]:
     """Sit (or watch) at ``table`` through ``link`` until the game is over, following the table if its
     host goes and hosting it here if this seat is next; the exit status, and how the person left the
-    screen (``"finished"`` without one)."""
+    screen (``"finished"`` without one; ``shown``: no screen, the table handed to it instead)."""
     session = PeerSession(table, role, profile.name, found.installed_pin, standby=standby)
+    if shown is not None:
+        shown(table, session)
     spectate = role == "watch"
     choose: Chooser | None = None
     if bot:
@@ -368,7 +389,7 @@ async def play(
     ending = FINISHED
     try:
         try:
-            if not bot and not quiet and (terminal is not None or full_screen()):
+            if not bot and not quiet and shown is None and (terminal is not None or full_screen()):
                 ending = await play_on_screen(
                     table,
                     lambda mine, heard: follow(session, link, mine, heard),

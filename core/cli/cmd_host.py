@@ -66,6 +66,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "table over (default: 20)",
     )
     parser.add_argument(
+        "--web",
+        metavar="[ADDR:]PORT",
+        help="show the table on a big screen too: a live read-only page for a web browser at PORT "
+        "(this machine only; 0.0.0.0:PORT for the LAN); the lobby shows that the table has one",
+    )
+    parser.add_argument(
         "--resume",
         nargs="?",
         const="",
@@ -134,12 +140,22 @@ def run(args: argparse.Namespace) -> int:
         quiet=args.quiet,
         turn_time=args.turn_time,
         host_timeout=args.host_timeout,
+        web=_web(args.web),
     )
     try:
         return eventloop.run(host_table(plan, found, profile))
     except KeyboardInterrupt:
         print("atoll host: interrupted; resume the table with: atoll host --resume", file=sys.stderr)
         return 130
+
+
+def _web(text: str | None) -> str | None:
+    """``--web`` checked before anything opens (WebAddress says what is wrong), kept as given."""
+    if text is not None:
+        from atoll.web.server import WebAddress
+
+        WebAddress.parse(text)
+    return text
 
 
 def _default_bot(found: Registry, game: str) -> str:

@@ -17,7 +17,7 @@ from atoll.cli.common import registry
 from atoll.errors import AtollError
 
 if TYPE_CHECKING:
-    from atoll.app.joining import JoinState
+    from atoll.app.joining import JoinPlan, JoinState
     from atoll.app.person import Terminal
     from atoll.net.identity import Profile
     from atoll.registry import Registry
@@ -97,9 +97,8 @@ def interrupted_line(state: JoinState) -> str:
 
 
 async def _join(args: argparse.Namespace, state: JoinState) -> int | HostChoice:
-    from atoll.app.joining import JoinPlan, join_table, learn_host_key, resume_join
+    from atoll.app.joining import join_table, resume_join
     from atoll.app.person import full_screen
-    from atoll.net.discovery import find_table
     from atoll.net.identity import login_name, open_profile
     from atoll.paths import data_root
 
@@ -113,6 +112,16 @@ async def _join(args: argparse.Namespace, state: JoinState) -> int | HostChoice:
             return await _lobby(args, state)
         return await _list(args)
     profile = open_profile(data_root(), name=args.name, fallback_name=login_name("player"))
+    plan = await plan_to(args, profile, bot=args.bot, spectate=args.spectate)
+    return await join_table(plan, registry(quiet=args.quiet), profile, state=state)
+
+
+async def plan_to(args: argparse.Namespace, profile: Profile, *, bot: str | None, spectate: bool) -> JoinPlan:
+    """How to reach the table ``args`` name: ``--address`` (its key learnt once, or pinned), or the table
+    found by name through DNS-SD within ``--wait`` seconds."""
+    from atoll.app.joining import JoinPlan, learn_host_key
+    from atoll.net.discovery import find_table
+
     expected_fp: str | None = None
     if args.address is not None:
         host, port, key = parse_address(args.address)
@@ -127,10 +136,7 @@ async def _join(args: argparse.Namespace, state: JoinState) -> int | HostChoice:
             )
         host, port = found.addresses[0], found.port
         key, expected_fp = found.announcement.curve_key, found.announcement.fingerprint
-    plan = JoinPlan(
-        host, port, key, expected_fp, args.bot, args.spectate, args.quiet, announced=args.address is None
-    )
-    return await join_table(plan, registry(quiet=args.quiet), profile, state=state)
+    return JoinPlan(host, port, key, expected_fp, bot, spectate, args.quiet, announced=args.address is None)
 
 
 async def _list(args: argparse.Namespace) -> int:
@@ -151,9 +157,10 @@ async def _list(args: argparse.Namespace) -> int:
             f"{a.name!r}: {a.game} ({a.variant}), {a.taken} taken, {a.free} free; host {a.fingerprint}\n"
             f"    atoll join {a.table}    (or: atoll join --address {found.pinned_address})"
         )
-        other = Announcement.of(found, builds).other_game
-        if other:
-            print(f"    {other}")
+        shown = Announcement.of(found, builds)
+        for line in (shown.other_game, shown.big_screen):
+            if line:
+                print(f"    {line}")
     return 0
 
 

@@ -63,6 +63,10 @@ COMMANDS = {
         "atoll.cli.cmd_sim",
         "play many bot-only games of a game and print wins per seat, mean length and games per second",
     ),
+    "watch": Command(
+        "atoll.cli.cmd_watch",
+        "watch a table as a spectator on a big screen: a live read-only page for a web browser",
+    ),
 }
 
 

@@ -182,7 +182,8 @@ class NetTable:
         assert lobby is not None
         if seat >= len(lobby.seated):
             return "free"
-        return "you" if seat == self.table.my_seat else lobby.names.get(lobby.seated[seat], "?")
+        you = seat == self.table.my_seat and self.role == "sit"  # a host's page watches its own table
+        return "you" if you else lobby.names.get(lobby.seated[seat], "?")
 
     def board(self, viewer: int | None) -> Fragments:
         """The game's drawing of ``viewer``'s view; before the game, the seats filling up."""
@@ -258,7 +259,7 @@ class NetTable:
     def _owed_text(self, now: EngineWaiting) -> str:
         what = "die opening" if now.roll else STEP_WORDS.get(now.step, "protocol message")
         owed = now.owed
-        if owed == (self.table.my_seat,):
+        if owed == (self.table.my_seat,) and self.role == "sit":
             return f"sending your {what}…"
         lobby = self.table.lobby
         assert lobby is not None

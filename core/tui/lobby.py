@@ -51,6 +51,8 @@ class Announcement:
     other_game: str = ""
     """Why the table's game is not the one installed here (another build, or not installed), or
     empty when it is the same (or the host did not say)."""
+    big_screen: str = ""
+    """Where the table's big screen (``atoll host --web``) can be opened, or empty when it has none."""
 
     @classmethod
     def of(cls, found: FoundTable, installed: Callable[[str], str | None] | None = None) -> Announcement:
@@ -66,7 +68,7 @@ class Announcement:
             elif here != a.build:
                 other = f"plays another build of {a.game} than the one installed here"
         return cls(a.name, a.game, a.variant, a.taken, a.free, found.addresses[0], a.fingerprint, found,
-                   other)
+                   other, big_screen_line(found))
 
     def lines(self) -> tuple[str, ...]:
         """The announcement as the list shows it: the table, its game and seats; then the host and
@@ -77,7 +79,19 @@ class Announcement:
         game = f"{self.game} ({self.variant})"
         lines = (f"{self.name:<20.20} {game:<30.30} {seats:<10} {free}",
                  f"    host {self.host:.30}, key {self.fingerprint}")
-        return (*lines, f"    {self.other_game:.76}") if self.other_game else lines
+        return (*lines, *(f"    {extra:.76}" for extra in (self.other_game, self.big_screen) if extra))
+
+
+def big_screen_line(found: FoundTable) -> str:
+    """What the lobby says of a table's big screen (the announcement's ``web``): where to open it, or
+    that it is on the host's machine; empty when the table has none."""
+    web = found.announcement.web
+    if not web:
+        return ""
+    if web == "here":
+        return "on a big screen at the host's machine"
+    host = f"[{found.addresses[0]}]" if ":" in found.addresses[0] else found.addresses[0]
+    return f"on a big screen: http://{host}:{web}/"
 
 
 #: What the player can do with the highlighted table.
