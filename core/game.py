@@ -172,6 +172,16 @@ class Game(abc.ABC):
         """Names of the seats (colours, for instance) in seat order."""
         return [f"seat {i}" for i in range(config.seats)]
 
+    # -- at a network table (optional) --
+
+    def goes_on_without(self, state: State, seat: int) -> bool:
+        """Whether the game could go on from ``state`` without ``seat``'s hidden things: the seat went
+        (it ran out of time, vanished, or left with nobody to hand its seat to) and its secrets went
+        with it, so its dealt cards, every card still under its key (a deck's undealt cards too) and
+        its sealed choices can never be opened; dice and public draws can go on among the others.
+        The default, ``False``: the game ends there (docs/decisions/0022-handing-a-seat-over.md)."""
+        return False
+
     # -- the game's own texts: its guide (optional; the client has generic words when it says nothing) --
 
     #: The game's texts for its players (:class:`~atoll.guide.Guide`); the methods below ask it.

@@ -90,6 +90,9 @@ class OpenBody(TypedDict):
     name: str
     options: dict[str, Any]
     pin: PinBody
+    on_leave: NotRequired[str]
+    """What the table does when a seat leaves (:class:`OnLeave`); absent: :attr:`OnLeave.END`, as
+    every log written before it did."""
 
 
 class EndBody(TypedDict):
@@ -106,9 +109,23 @@ class SitBody(TypedDict):
 
 
 class WatchBody(TypedDict):
-    """``watch``: the spectator's display name."""
+    """``watch``: the spectator's display name, and whether it takes a seat that is handed over."""
 
     name: str
+    stand_in: NotRequired[bool]
+    """This spectator (a bot, on a machine that plays no seat) takes over a seat whose player leaves
+    (docs/decisions/0022-handing-a-seat-over.md)."""
+
+
+class OnLeave(StrEnum):
+    """The host's choice, made when it opens the table (``open`` body ``on_leave``), of what happens
+    when a seat leaves for good."""
+
+    END = "end"
+    """The game ends there, with no result (what every table did before the choice existed)."""
+    HAND = "hand"
+    """The seat is handed to the first stand-in at the table (a ``watch`` with ``stand_in``), its
+    secrets sealed to the stand-in's identity in the ``leave``; with no stand-in there, the game ends."""
 
 
 class MoveBody(TypedDict):
@@ -145,11 +162,27 @@ class AbortBody(TypedDict):
 
 
 class LeaveBody(TypedDict, total=False):
-    """``leave``: empty, or why the seat cannot go on."""
+    """``leave``: empty, or why the seat cannot go on, and to whom it hands its seat (``to``, ``box``)."""
 
     #: The game's plugin failed on the leaving seat's machine (its one-line report, at most 300
     #: characters); every peer shows it. Optional, so a log written before it reads the same.
     fault: str
+    to: str
+    """The stand-in (hex identity) that holds the seat from this entry on (:attr:`OnLeave.HAND`)."""
+    box: str
+    """With ``to``: what the seat's play needs (:class:`HandOverBox`) as canonical JSON in a sealed box
+    to ``to``'s identity (hex); nobody else can open it."""
+
+
+class HandOverBox(TypedDict):
+    """What a leaving seat seals to the stand-in that takes its seat: the table and seat it is for, the
+    seat's master secret (hex; its every protocol secret derives from it), and the values of its sealed
+    choices (``[game step, values]``; they do not derive from the master)."""
+
+    table: str
+    seat: int
+    master: str
+    sealed: list[list[Any]]
 
 
 class HostBody(TypedDict):

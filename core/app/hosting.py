@@ -64,7 +64,7 @@ from atoll.table.log import BadEntry, HostEquivocated, UnreadableLine
 from atoll.table.peer import Chooser
 from atoll.table.table import HOST_TIMEOUT_S, Event, Table
 from atoll.web.server import PageServer, WebAddress
-from atoll.wire import Kind
+from atoll.wire import Kind, OnLeave
 
 
 @dataclass(frozen=True)
@@ -88,6 +88,11 @@ class HostPlan:
     host_timeout: int = HOST_TIMEOUT_S
     web: str | None = None
     """Where the big screen's page listens (``[ADDR:]PORT``), or ``None`` for no page."""
+    on_leave: str = OnLeave.HAND
+    """What the table does when a seat leaves (:class:`~atoll.wire.OnLeave`; a plan saved before the
+    choice existed resumes as opened, the ``open`` entry decides)."""
+    stand_in: str | None = None
+    """The kind of a bot stand-in this machine starts (a headless host without bots: it plays no seat)."""
 
 
 @dataclass(frozen=True)
@@ -202,6 +207,7 @@ def _open_sequencer(
         sealed=SealedFile(files.sealed),
         late_watchers=plan.late_watchers,
         host_timeout=plan.host_timeout,
+        on_leave=OnLeave(plan.on_leave),
     )
 
 
@@ -355,6 +361,8 @@ async def _serve(
         if plan.announce:
             big_screen = "" if page is None else screen_field(WebAddress.parse(str(plan.web)), page.port)
             announcer = await _announce(plan, table, port, server_keys[0].decode(), host_fp, big_screen)
+        if plan.stand_in is not None and start_bots:  # first: it watches before the seats are taken
+            bots.append(_start_bot(profile.home, table_id, "stand-in", address, plan.stand_in, stand_in=True))
         for index in range(plan.bots if start_bots else 0):
             bots.append(_start_bot(profile.home, table_id, index, address, plan.bot_kind))
         person = not plan.headless and not plan.own_bot and not plan.quiet
@@ -436,9 +444,13 @@ def _lan_addresses() -> list[str]:
     return found
 
 
-def _start_bot(home: Path, table_id: str, index: int, address: str, kind: str) -> subprocess.Popen[bytes]:
-    """Start one bot peer as its own process, with its own identity under the host's data directory."""
+def _start_bot(
+    home: Path, table_id: str, index: int | str, address: str, kind: str, *, stand_in: bool = False
+) -> subprocess.Popen[bytes]:
+    """Start one bot peer as its own process, with its own identity under the host's data directory;
+    ``stand_in``: it watches, and takes over a seat whose player leaves."""
     env = dict(os.environ, ATOLL_HOME=str(home / "bots" / f"{table_id}-{index}"))
+    name = "stand-in bot" if stand_in else f"bot {int(index) + 1}"
     command = [
         sys.executable,
         "-m",
@@ -446,10 +458,10 @@ def _start_bot(home: Path, table_id: str, index: int, address: str, kind: str) -
         "join",
         "--address",
         address,
-        "--bot",
+        "--stand-in" if stand_in else "--bot",
         kind,
         "--name",
-        f"bot {index + 1}",
+        name,
         "--quiet",
     ]
     return subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL)

@@ -40,7 +40,15 @@ from atoll.app.store import (
     write_place,
     write_secrets,
 )
-from atoll.app.tables import check_installed, current_match, report, say_endings, seat_bot, table_in
+from atoll.app.tables import (
+    check_installed,
+    current_match,
+    left_line,
+    report,
+    say_endings,
+    seat_bot,
+    table_in,
+)
 from atoll.errors import AtollError
 from atoll.locks import Held
 from atoll.net.discovery import FoundTable
@@ -56,6 +64,10 @@ from atoll.table.table import Table
 #: Called with the table and the peer's session once a peer is at a table (``atoll watch``'s big
 #: screen reads the table from there).
 Shown = Callable[[Table, PeerSession], None]
+
+#: The stand-in "kind" that is the person at this machine (``atoll join --stand-in person``): they
+#: watch, and play on their screen a seat handed over to them.
+PERSON = "person"
 
 #: How long a person who asked for a rematch waits for the host's next game at the same address.
 REMATCH_WAIT_S = 180.0
@@ -347,7 +359,7 @@ async def _resume_join(
                 table, role, profile.name, found.installed_pin, standby=standby, leaving=True
             )
             await follow(session, link, None, say_endings if quiet else say_event)
-            print(f"you left table {table.id}: {table.ended or 'the game had ended'}")
+            print(f"you left table {table.id}: {left_line(table)}")
             return 0
         status, ending = await play(
             table, link, role, bot if isinstance(bot, str) else None, quiet, found, profile, standby=standby,
@@ -377,14 +389,19 @@ async def play(
     """Sit (or watch) at ``table`` through ``link`` until the game is over, following the table if its
     host goes and hosting it here if this seat is next; the exit status, and how the person left the
     screen (``"finished"`` without one; ``shown``: no screen, the table handed to it instead)."""
-    session = PeerSession(table, role, profile.name, found.installed_pin, standby=standby)
+    spectate = role == "watch"
+    # a spectator with a bot (or the person here) is a stand-in: it watches, and plays a seat handed
+    # over to it
+    stand_in = spectate and bool(bot)
+    person = stand_in and bot == PERSON
+    bot = None if person else bot
+    session = PeerSession(table, role, profile.name, found.installed_pin, standby=standby, stand_in=stand_in)
     if shown is not None:
         shown(table, session)
-    spectate = role == "watch"
     choose: Chooser | None = None
     if bot:
         choose = seat_bot(found, bot, table)
-    elif not spectate:
+    elif not spectate or person:
         choose = person_chooser(current_match(table))
     ending = FINISHED
     try:
@@ -398,6 +415,7 @@ async def play(
                     hearing=session,
                     leave_line="your seat is kept; take it again with: atoll join --resume",
                     terminal=terminal,
+                    stand_in=person,
                 )
                 if ending == LEFT:
                     return 0, ending
@@ -408,7 +426,7 @@ async def play(
             return 1, ending
     finally:
         table.log.close()
-    if quiet and (table.results() is not None or table.left is not None):
+    if quiet and (table.results() is not None or table.left is not None or table.handed_away is not None):
         return 0, ending
     assert table.log.path is not None
     return report(table, table.log.path), ending

@@ -106,7 +106,7 @@ async def run_peer(
     table.pipelined()  # answers to a deck's shuffle or lock leave first; their proofs are checked right after
     await socket.send(session.hello())
     try:
-        while not table.over():
+        while not table.over() and table.handed_away is None:  # a seat handed over is played elsewhere
             try:
                 observation = session.owes_move()
             except Fault as exc:

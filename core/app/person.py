@@ -83,19 +83,21 @@ async def play_on_screen(
     leave_line: str | None = None,
     note: str | None = None,
     terminal: Terminal | None = None,
+    stand_in: bool = False,
 ) -> str:
     """Run the table's loop (``serve(chooser, on_event)``) with a person at the table screen until they
     leave it; the table talk ``hearing`` receives is shown, and ``send`` carries theirs to the host.
     Prints the result screen's closing lines once the screen is gone; returns how the screen ended:
     :data:`FINISHED`, :data:`LEFT` (before the end) or :data:`REMATCH` (``r`` on the result screen).
-    Raises what keeps the person from sitting down (a full table, a host that refuses)."""
+    Raises what keeps the person from sitting down (a full table, a host that refuses). ``stand_in``:
+    the person watches, and plays a seat handed over to them."""
     from atoll.client.net_source import NetTable
     from atoll.tui.palette import Look
     from atoll.tui.screen import Ending
 
     away = (lambda: hearing.away) if hearing is not None else None
     source = NetTable(table, role=role, send=send, hosting=hosting, leave_line=leave_line, note=note,
-                      away=away)
+                      away=away, stand_in=stand_in)
     if hearing is not None:
         hearing.on_chat = source.hear
     encoding = (getattr(sys.stdout, "encoding", "") or "").lower()

@@ -73,7 +73,19 @@ def say_endings(event: Event) -> None:
         say_event(event)
 
 
+def left_line(table: Table) -> str:
+    """What a seat that left is told: to whom its seat went, or how the game ended."""
+    handed, lobby = table.handed_away, table.lobby
+    if handed is not None and lobby is not None:
+        return f"your seat went to {lobby.names.get(handed.after, 'a stand-in')} and the game goes on"
+    return table.ended or "the game had ended"
+
+
 def report(table: Table, log: Path) -> int:
+    """Print how the table ended for this machine; the exit status (0 unless the game did not finish)."""
+    if table.handed_away is not None:  # this seat left, handing its seat over: nothing went wrong
+        print(f"you left the table: {left_line(table)}; the table's log: {log}")
+        return 0
     if table.left is not None:  # a clear end, if not a finished game: nobody did anything wrong
         print(f"the game ended: {table.ended}; the table's log: {log}")
         return 0

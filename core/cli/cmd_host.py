@@ -58,6 +58,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "witness a timeout and the late seat forfeits (default: no limit; the table waits)",
     )
     parser.add_argument(
+        "--on-leave",
+        choices=["hand", "end"],
+        default="hand",
+        help="when a player leaves: hand the seat to a stand-in watching the table (atoll join "
+        "--stand-in KIND, on a machine that plays no seat), the game ending if none is there (hand, "
+        "the default), or end the game (end)",
+    )
+    parser.add_argument(
+        "--stand-in",
+        metavar="KIND",
+        help="start a bot of KIND that watches and takes over a seat whose player leaves (with "
+        "--headless and no --bots only: the seat's secrets come to this machine, which then plays no seat)",
+    )
+    parser.add_argument(
         "--host-timeout",
         type=int,
         default=20,
@@ -116,7 +130,15 @@ def run(args: argparse.Namespace) -> int:
             f"{args.bots} bots and {'no' if args.headless else 'your'} seat do not fit {seats} seats"
         )
     bot_kind = args.bot_kind or _default_bot(found, name)
-    for kind in {k for k in (bot_kind, args.bot) if k}:
+    if args.stand_in and (not args.headless or args.bots):
+        raise AtollError(
+            "--stand-in needs --headless and no --bots: a seat handed to it brings that seat's secrets to "
+            "this machine, which must play no other seat (a stand-in can also join from another laptop: "
+            "atoll join --stand-in KIND)"
+        )
+    if args.stand_in and args.on_leave != "hand":
+        raise AtollError("--stand-in takes over a seat whose player leaves; --on-leave end hands none over")
+    for kind in {k for k in (bot_kind, args.bot, args.stand_in) if k}:
         found.bot(kind, name)  # refuses an unknown kind before anything opens
     profile = open_profile(data_root(), name=args.player, fallback_name=login_name("host"))
     # a name given is checked (never cut short); the one made up from the player's name fits by cutting
@@ -141,6 +163,8 @@ def run(args: argparse.Namespace) -> int:
         turn_time=args.turn_time,
         host_timeout=args.host_timeout,
         web=_web(args.web),
+        on_leave=args.on_leave,
+        stand_in=args.stand_in,
     )
     try:
         return eventloop.run(host_table(plan, found, profile))

@@ -35,6 +35,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--bot", metavar="KIND", help="a bot of KIND plays the seat (exits 0 when the game ends)"
     )
     parser.add_argument("--spectate", action="store_true", help="watch the game; take no seat")
+    parser.add_argument(
+        "--stand-in",
+        metavar="KIND",
+        help="watch, and have a bot of KIND (or you, with 'person') take over a seat whose player leaves "
+        "(that seat's secrets come to this machine alone; run it where nobody plays a seat)",
+    )
     parser.add_argument("--name", help="your name at the table (remembered)")
     parser.add_argument(
         "--wait",
@@ -48,7 +54,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--leave",
         action="store_true",
-        help="leave the table this machine joined last (or TABLE) for good: the game ends there",
+        help="leave the table this machine joined last (or TABLE) for good: your seat goes to a stand-in "
+        "where the host chose so and one is there, else the game ends there",
     )
     parser.add_argument(
         "--resume",
@@ -73,8 +80,15 @@ def run(args: argparse.Namespace) -> int:
     """List, join or watch."""
     if args.bot and args.spectate:
         raise AtollError("--bot plays a seat and --spectate takes none: choose one")
-    if (args.resume or args.leave) and (args.address or args.bot or args.spectate):
-        raise AtollError("--resume goes back to a table as you sat there: no --address, --bot or --spectate")
+    if args.stand_in and args.bot:
+        raise AtollError("--bot plays a seat now and --stand-in a seat whose player leaves: choose one")
+    if (args.resume or args.leave) and (args.address or args.bot or args.spectate or args.stand_in):
+        raise AtollError(
+            "--resume goes back to a table as you sat there: no --address, --bot, --spectate or --stand-in"
+        )
+    if args.stand_in and args.stand_in != "person" and args.stand_in not in registry(quiet=args.quiet).bots:
+        kinds = ", ".join(sorted(registry(quiet=args.quiet).bots))
+        raise AtollError(f"no bot kind {args.stand_in!r} is installed (kinds: {kinds})")
     from atoll.app.joining import JoinState
     from atoll.net import eventloop
 
@@ -112,7 +126,9 @@ async def _join(args: argparse.Namespace, state: JoinState) -> int | HostChoice:
             return await _lobby(args, state)
         return await _list(args)
     profile = open_profile(data_root(), name=args.name, fallback_name=login_name("player"))
-    plan = await plan_to(args, profile, bot=args.bot, spectate=args.spectate)
+    # a stand-in watches, with the bot (or the person, "person") that plays a seat handed over to it
+    bot, spectate = (args.stand_in, True) if args.stand_in else (args.bot, args.spectate)
+    plan = await plan_to(args, profile, bot=bot, spectate=spectate)
     return await join_table(plan, registry(quiet=args.quiet), profile, state=state)
 
 

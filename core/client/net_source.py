@@ -63,6 +63,7 @@ class NetTable:
     :param leave_line: what to print when the person leaves before the end (how to come back).
     :param note: a line for the board while the seats fill up (how others join).
     :param away: the seats the host shows as away now (no word from them for a while).
+    :param stand_in: the person watches, and plays a seat handed over to them (``role`` ``"watch"``).
     """
 
     def __init__(
@@ -75,11 +76,13 @@ class NetTable:
         leave_line: str | None = None,
         note: str | None = None,
         away: Callable[[], Sequence[int]] | None = None,
+        stand_in: bool = False,
     ) -> None:
         if role not in ("sit", "watch"):
             raise ValueError(f"role is 'sit' or 'watch', not {role!r}")
         self.table = table
         self.role = role
+        self.stand_in = stand_in
         self.hosting = hosting
         self.leave_line = leave_line
         self.note = note
@@ -105,7 +108,7 @@ class NetTable:
 
     def start(self, serve: Serve) -> None:
         """Run the table's loop (``serve(chooser, on_event)``) as a task on the running event loop."""
-        choose = self.chooser if self.role == "sit" else None
+        choose = self.chooser if self.role == "sit" or self.stand_in else None
         self._task = asyncio.ensure_future(serve(choose, lambda event: None))
 
     async def ready(self, timeout: float = 30.0) -> None:
@@ -168,9 +171,9 @@ class NetTable:
         return f"{lobby.name}: {self.game.info.title} ({lobby.variant}), {lobby.seats} seats{watching}"
 
     def humans(self) -> Sequence[int]:
-        """This peer's seat, when a person plays it here."""
+        """This peer's seat, when a person plays it here (a stand-in's once it is handed one)."""
         seat = self.table.my_seat
-        return [seat] if seat is not None and self.role == "sit" else []
+        return [seat] if seat is not None and (self.role == "sit" or self.stand_in) else []
 
     def names(self) -> list[str]:
         """The game's seat names."""
@@ -216,7 +219,7 @@ class NetTable:
         """Every seat for the seats panel."""
         engine = self.table.engine
         acting = engine.waiting().seat if engine is not None else None
-        mine = self.table.my_seat if self.role == "sit" else None
+        mine = self.table.my_seat if self.role == "sit" or self.stand_in else None
         return [SeatLine(seat, name, self.who(seat), seat == acting, seat == mine)
                 for seat, name in enumerate(self.names())]
 
@@ -242,7 +245,7 @@ class NetTable:
         if now.seat is None:
             return Waiting(None, "the table is working…", False)
         name = self.names()[now.seat]
-        if now.seat != self.table.my_seat or self.role != "sit":
+        if now.seat != self.table.my_seat or not (self.role == "sit" or self.stand_in):
             verb = "is making a secret choice…" if now.secret else "is thinking…"
             if now.seat in away:
                 verb = "is away; the table waits"

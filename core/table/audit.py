@@ -44,7 +44,10 @@ class LogAudit:
     host: str
     """The host's fingerprint."""
     seats: list[tuple[str, str]] = field(default_factory=list)
-    """(name, fingerprint) of each seat, in seat order."""
+    """(name, fingerprint) of each seat as it sat down, in seat order."""
+    handed: list[tuple[int, str, str, int]] = field(default_factory=list)
+    """Each seat handed over: (seat, the new holder's name, its fingerprint, the entry from which only
+    the holder's messages count for the seat), in log order."""
     game: str = ""
     variant: str = ""
     entries: int = 0
@@ -118,8 +121,14 @@ def audit_log(
             report.refused.append(f"entry {event.seq}: {event.text}")
     if table.lobby is not None:
         report.game, report.variant = table.lobby.game, table.lobby.variant
+        lobby = table.lobby
         report.seats = [
-            (table.lobby.names.get(a, "?"), fingerprint(bytes.fromhex(a))) for a in table.lobby.seated
+            (lobby.names.get(a, "?"), fingerprint(bytes.fromhex(a)))
+            for a in lobby.first_holders()
+        ]
+        report.handed = [
+            (h.seat, lobby.names.get(h.after, "?"), fingerprint(bytes.fromhex(h.after)), h.seq)
+            for h in lobby.handed
         ]
     ending = table.ending
     if ending is not None:
@@ -144,6 +153,10 @@ def report_lines(path: Path, report: LogAudit) -> list[str]:
         f"  host: identity {report.host}",
     ]
     lines += [f"  seat {seat}: {name}, identity {fp}" for seat, (name, fp) in enumerate(report.seats)]
+    lines += [
+        f"  seat {seat} handed over at entry {seq}: from there on {name}, identity {fp}"
+        for seat, name, fp, seq in report.handed
+    ]
     if report.pinned is None:
         lines.append("  game build: not pinned (a log of an earlier atoll): the rules played are not named")
     else:
@@ -264,6 +277,7 @@ def _fields(report: LogAudit) -> dict[str, object]:
         "game": report.game,
         "variant": report.variant,
         "seats": [{"name": n, "fingerprint": f} for n, f in report.seats],
+        "handed": [{"seat": s, "name": n, "fingerprint": f, "entry": q} for s, n, f, q in report.handed],
         "entries": report.entries,
         "results": report.results,
         "seat": report.blame if report.differs is None else None,  # no blame under other rules

@@ -28,7 +28,7 @@ from atoll.table.frames import entry_frame, frame
 from atoll.table.log import BadEntry, HostEquivocated, sequence
 from atoll.table.reasons import EndReason
 from atoll.table.table import SealedKeeper, Table
-from atoll.wire import PROTOCOL, Frame, Kind
+from atoll.wire import PROTOCOL, Frame, Kind, OnLeave
 
 log = logging.getLogger("atoll.table.host")
 
@@ -103,9 +103,11 @@ class Sequencer:
         sealed: SealedKeeper | None = None,
         late_watchers: bool = False,
         host_timeout: int | None = None,
+        on_leave: OnLeave = OnLeave.END,
     ) -> Sequencer:
         """Open a new table: the host's copy, and the ``open`` entry at its head, which pins the game
-        as installed here (``pin``: the registry's :meth:`~atoll.registry.Registry.pin`)."""
+        as installed here (``pin``: the registry's :meth:`~atoll.registry.Registry.pin`); ``on_leave``
+        is what the table does when a seat leaves."""
         table = Table(
             table_id,
             key.verify_key.encode(),
@@ -126,6 +128,8 @@ class Sequencer:
         }
         if host_timeout is not None:
             body["host_timeout"] = host_timeout
+        if on_leave is not OnLeave.END:  # absent means END: a log written before the choice reads the same
+            body["on_leave"] = str(on_leave)
         host.local(table.compose(Kind.OPEN, body))
         return host
 

@@ -122,6 +122,8 @@ class PeerSession:
     """Whether the table's game was found to be the one installed here."""
     fault: Fault | None = None
     """The game's plugin failed on this machine (see :meth:`failed`): this seat moves no more."""
+    stand_in: bool = False
+    """This spectator (a bot) takes over a seat whose player leaves (said in its ``watch``)."""
 
     def hello(self) -> bytes:
         """The first message on a (re)connection: which entries this peer already holds."""
@@ -256,9 +258,11 @@ class PeerSession:
                 self.joined = True
             elif self.role == "watch" or not lobby.full():
                 self.joined = True
-                body = {"name": self.name}
+                body: dict[str, Any] = {"name": self.name}
                 if self.role == "sit" and self.standby is not None:
                     body["standby"] = self.standby
+                if self.role == "watch" and self.stand_in:
+                    body["stand_in"] = True
                 out.append(self.sending(self.table.compose(Kind(self.role), body)))
             else:
                 raise TableFailed("every seat is taken (join with --spectate to watch)")
@@ -316,7 +320,7 @@ class PeerSession:
         """This seat's observation when it must move now (once per decision), else ``None``."""
         engine = self.table.engine
         if engine is None or self.table.over() or self.fault is not None or not engine.my_turn() \
-                or not self.caught_up():
+                or not self.caught_up() or self.table.handed_away is not None:
             return None
         at = len(engine.match.events)
         if at == self.asked_at:

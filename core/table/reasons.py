@@ -72,6 +72,16 @@ def left(seat: int, who: str, fault: str | None = None) -> Ending:
     return Ending(EndReason.LEFT, text, seat)
 
 
+def left_behind(who: str, goes_on: bool) -> str:
+    """What a seat (``who``) that went without handing its secrets over leaves behind, honestly worded;
+    ``goes_on``: the game says it could go on without that seat's hidden things."""
+    if goes_on:
+        return (f"{who} held nothing hidden in this game, so a stand-in could have played on in its seat "
+                "(dice go on among the others); none was at the table, or the host chose to end the game")
+    return (f"what {who} held stays shut: dice could go on among the others, but cards under {who}'s "
+            "keys (its hand and every card not yet dealt) and its sealed choices can never be opened")
+
+
 def unplayable(detail: str) -> Ending:
     """The ``open`` entry cannot be played here (``detail`` says why)."""
     return Ending(EndReason.UNPLAYABLE, f"{EndReason.UNPLAYABLE.value}: {detail}")

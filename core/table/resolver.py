@@ -64,6 +64,11 @@ class NetResolver:
         self._plan: tuple[str, list[dict[str, JSON]]] | None = None
         self._open: StepRecord | None = None
 
+    def redirect(self, send: Callable[[Message], None]) -> None:
+        """Hand every message this peer's participant writes from now on to ``send`` instead (a seat
+        taken over: its game was played again from the log in another table copy)."""
+        self._send = send
+
     # -- driven by the engine ---------------------------------------------------------------
 
     def setup(self) -> None:
@@ -110,6 +115,11 @@ class NetResolver:
     def prove(self, seat: int, claims: Mapping[str, JSON]) -> None:
         """``seat`` opens what it shows; raises :class:`Pending` until every opening is in."""
         self._once(steps.for_prove(seat, claims))
+
+    def drop(self, seat: int) -> None:
+        """``seat`` is gone with its secrets and the game goes on without them (see
+        :meth:`~atoll.fair.steps.record.Record.drop`); raises :class:`ProtocolViolation` where it cannot."""
+        self.record.drop(seat)
 
     def leave(self, seat: int) -> None:
         """``seat`` leaves, handing over its keys; raises :class:`Pending` until done."""

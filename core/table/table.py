@@ -22,8 +22,11 @@ A timeout follows the fair layer's rule (:mod:`atoll.fair.steps.record`): the ho
 seat witnesses it with a signed ``witness``; with two or more witnesses the late seat forfeits (it is
 named, with the witnesses as evidence), with fewer (a table of two, or a witness that never came)
 the table is aborted and nobody is blamed. While a timeout is open nothing else enters the game.
-None of the built-in games can go on without a seat, so a forfeit or a seat that leaves ends the
-game there (see ``docs/decisions/0004-tables-that-survive.md``).
+A forfeit or a seat that leaves ends the game there (``docs/decisions/0004-tables-that-survive.md``),
+unless the host chose to hand seats over and a stand-in watches: then a leaving seat's secrets go,
+sealed, to the stand-in, which holds the seat from that entry on (:mod:`atoll.table.handover`), and a
+forfeiting seat whose game hides nothing of it goes to the stand-in without them
+(``docs/decisions/0022-handing-a-seat-over.md``).
 
 Why one module of over 500 lines: it is one state machine, the fold of the log's entries; every
 handler changes the same table state, and the kinds are told apart in one place (``Table._apply``).
@@ -40,7 +43,7 @@ from typing import Any, Protocol
 
 from nacl.signing import SigningKey
 
-from atoll.errors import AtollError, CheatDetected, Fault, PluginFault, failing_module
+from atoll.errors import AtollError, CheatDetected, Fault, PluginFault, ProtocolViolation, failing_module
 from atoll.fair.steps.seat import Participant
 from atoll.faultlog import record_fault
 from atoll.game import Game
@@ -49,6 +52,7 @@ from atoll.net.envelope import Envelope, check_size, seal
 from atoll.pin import GamePin
 from atoll.table.engine import TableEngine
 from atoll.table.frames import BATCH_ENTRIES
+from atoll.table.handover import HandOver, check_hand_over, open_seat, seal_seat
 from atoll.table.log import (
     BadEntry,
     BadHostSignature,
@@ -66,12 +70,13 @@ from atoll.table.reasons import (
     cheated,
     forfeited,
     left,
+    left_behind,
     misreported,
     plugin_failed,
     unplayable,
 )
 from atoll.types import Config, End
-from atoll.wire import LOGGED, PROTOCOL, Kind
+from atoll.wire import LOGGED, PROTOCOL, Kind, OnLeave
 
 #: Seconds the peers wait for a host that went quiet before the next seat takes the table over.
 HOST_TIMEOUT_S = 20
@@ -120,14 +125,27 @@ class Lobby:
     standby: dict[str, str] = field(default_factory=dict)
     """Identity -> the address (``HOST:PORT``) where that seat would host the table."""
     host_timeout: float = HOST_TIMEOUT_S
+    on_leave: OnLeave = OnLeave.END
+    """What happens when a seat leaves (the host's choice in the ``open`` entry)."""
+    stand_ins: list[str] = field(default_factory=list)
+    """The spectators that take a seat whose player leaves, in the order they came."""
+    handed: list[HandOver] = field(default_factory=list)
+    """Every seat handed over, in log order: who held it before, who holds it from which entry."""
 
     def full(self) -> bool:
         """Whether every seat is taken (the game has started)."""
         return len(self.seated) >= self.seats
 
     def seat_of(self, author: str) -> int | None:
-        """The seat held by the identity ``author``, if any."""
+        """The seat held by the identity ``author``, if any (since a hand-over: its holder's only)."""
         return self.seated.index(author) if author in self.seated else None
+
+    def first_holders(self) -> list[str]:
+        """The identities that sat down at each seat, before any hand-over."""
+        first = list(self.seated)
+        for handed in reversed(self.handed):
+            first[handed.seat] = handed.before
+        return first
 
 
 @dataclass(frozen=True)
@@ -221,6 +239,14 @@ class Table:
         """The seat that left the table for good (the game ended there), if one did."""
         self.repaired: Repair | None = None
         """Where :meth:`restore` found this peer's log damaged and what it moved aside, if it did."""
+        self.plays: int | None = None
+        """The seat this peer holds by a hand-over (its secrets came in the ``leave``), if any."""
+        self.seat_master = self.master
+        """The master secret of the seat this peer plays (its own, or the one handed to it)."""
+        self.handed_away: HandOver | None = None
+        """This peer's seat was handed to a stand-in: it plays no more here."""
+        self._replaying = False
+        self._wrote: list[dict[str, Any]] = []
         self.pipeline = False
         """This peer's seat answers a deck shuffle or lock before checking its proof; its caller then
         calls :meth:`settle` as soon as the answer has left (see :meth:`pipelined`)."""
@@ -229,7 +255,9 @@ class Table:
 
     @property
     def my_seat(self) -> int | None:
-        """This peer's seat, once seated."""
+        """This peer's seat, once seated (or handed to it)."""
+        if self.plays is not None:
+            return self.plays
         return None if self.lobby is None or self.me is None else self.lobby.seat_of(self.me)
 
     @property
@@ -512,6 +540,10 @@ class Table:
                 game.info.name, variant, seats, check_name(body.get("name", "table")), options, message.author
             )
             self.lobby.host_timeout = float(host_timeout)
+            on_leave = body.get("on_leave", OnLeave.END)
+            if on_leave not in set(OnLeave):
+                raise ValueError(f"on_leave is one of {', '.join(OnLeave)}, not {str(on_leave)[:20]!r}")
+            self.lobby.on_leave = OnLeave(on_leave)
         except (KeyError, ValueError, AtollError) as exc:
             self._stop(entry, unplayable(str(exc)))
             return
@@ -551,6 +583,8 @@ class Table:
                 raise ValueError("already at the table")
             if kind == Kind.SIT and lobby.full():
                 raise ValueError("every seat is taken")
+            if kind == Kind.WATCH and type(body.get("stand_in", False)) is not bool:
+                raise ValueError("stand_in is true or false")
             return
         seat = lobby.seat_of(author)
         if seat is None:
@@ -560,6 +594,12 @@ class Table:
         if kind == Kind.LEAVE:
             if self.timeout is not None and self.timeout.seat == seat:
                 raise ValueError(f"seat {seat} has timed out; it cannot leave now")
+            if "to" in body or "box" in body:
+                if lobby.on_leave is not OnLeave.HAND:
+                    raise ValueError("the host opened this table to end the game when a seat leaves")
+                if self.timeout is not None:
+                    raise ValueError("a seat is not handed over while the table settles a timeout")
+                check_hand_over(body, lobby.stand_ins)
             return
         if kind == Kind.WITNESS:
             timeout = self.timeout
@@ -596,17 +636,25 @@ class Table:
         if kind == Kind.WATCH:
             lobby.spectators.append(author)
             lobby.names[author] = body["name"]
-            self._event(entry, f"{body['name']} watches")
+            if body.get("stand_in") is True:
+                lobby.stand_ins.append(author)
+                self._event(entry, f"{body['name']} watches, and takes over a seat whose player leaves")
+            else:
+                self._event(entry, f"{body['name']} watches")
             return
         assert self.engine is not None
         seat = lobby.seat_of(author)
         assert seat is not None
+        if kind == Kind.LEAVE and "to" in body:
+            self._hand(entry, seat, author, str(body["to"]), str(body["box"]))
+            return
         if kind == Kind.LEAVE:
             self.left = seat
             fault = body.get("fault")
             readable = isinstance(fault, str) and len(fault) <= FAULT_LIMIT and fault.isprintable()
             said = fault if readable else None
             self._stop(entry, left(seat, self._who(author), said))
+            self._left_behind(entry, seat)
             return
         if kind == Kind.WITNESS:
             self._witness(entry, seat)
@@ -661,7 +709,7 @@ class Table:
         who = self._who(self.lobby.seated[seat])
         self._event(entry, f"the host: {who} ran out of time; the other seats witness it")
         mine = self.my_seat
-        if mine is not None and mine != seat:
+        if mine is not None and mine != seat and not self._replaying:
             body = {"timeout": entry.seq}
             self._outbox.append((_message_key(Kind.WITNESS, body), self.compose(Kind.WITNESS, body)))
 
@@ -675,15 +723,138 @@ class Table:
         late = self._who(lobby.seated[timeout.seat])
         seen = ", ".join(str(s) for s in sorted(timeout.witnesses))
         if len(timeout.witnesses) >= ATTRIBUTABLE_WITNESSES:
+            out_of_time = f"{late} ran out of time (witnessed by seats {seen})"
+            if self._go_on_without(entry, timeout.seat, out_of_time):
+                return
             self._stop(entry, forfeited(timeout.seat, late, seen))  # named, but as late, not as a cheat
+            self._left_behind(entry, timeout.seat)
         else:
             self._stop(entry, aborted(timeout.seat, f"{late} ran out of time, witnessed only by seat {seen} "
                                                     "(one seat's word against another's)"))
 
     def leave(self, fault: str | None = None) -> bytes:
-        """This peer's seat leaves the table for good (the game ends, with no result); ``fault`` says
-        why when the game's plugin failed on this machine, so that every peer reads it."""
-        return self.compose(Kind.LEAVE, {} if fault is None else {"fault": fault[:FAULT_LIMIT]})
+        """This peer's seat leaves the table for good; ``fault`` says why when the game's plugin failed
+        on this machine, so that every peer reads it. Where the host chose to hand seats over and a
+        stand-in is at the table, the seat goes to it (:meth:`stand_in`) and the game goes on;
+        otherwise the game ends, with no result."""
+        body: dict[str, Any] = {} if fault is None else {"fault": fault[:FAULT_LIMIT]}
+        to, seat = self.stand_in(), self.my_seat
+        if to is not None and seat is not None:
+            sealed = {at: values for at, values in self._sealed.items()}
+            body |= {"to": to, "box": seal_seat(self.id, seat, self.seat_master, sealed, to)}
+        return self.compose(Kind.LEAVE, body)
+
+    def _left_behind(self, entry: Entry, seat: int) -> None:
+        """Say what ``seat``, gone with its secrets, leaves behind (the game decides if it could go on)."""
+        engine, lobby = self.engine, self.lobby
+        if engine is None or lobby is None:
+            return
+        goes_on = bool(engine.game.goes_on_without(engine.match.state, seat))
+        self._event(entry, left_behind(self._who(lobby.seated[seat]), goes_on))
+
+    def _go_on_without(self, entry: Entry, seat: int, why: str) -> bool:
+        """Hand ``seat``, gone with its secrets (``why``), to the first stand-in without them, if the
+        host chose to hand seats over, its game says it can go on without that seat's hidden things
+        and nothing of the seat's would stay shut (:meth:`~atoll.fair.steps.record.Record.drop`).
+        Whether it did; every peer decides it alike from the log."""
+        lobby, engine = self.lobby, self.engine
+        if lobby is None or engine is None or lobby.on_leave is not OnLeave.HAND or not lobby.stand_ins:
+            return False
+        if not engine.game.goes_on_without(engine.match.state, seat):
+            return False
+        try:
+            engine.resolver.drop(seat)
+        except ProtocolViolation:
+            return False
+        before, to = lobby.seated[seat], lobby.stand_ins[0]
+        name = lobby.names.get(to, to[:16])
+        lobby.seated[seat] = to
+        lobby.spectators.remove(to)
+        lobby.stand_ins.remove(to)
+        handed = HandOver(seat, before, to, entry.seq)
+        lobby.handed.append(handed)
+        self.timeout = None
+        self._event(entry, f"{why}; {name} takes seat {seat} over without its secrets (the game hides "
+                           "nothing of it) and the game goes on")
+        if before == self.me:
+            self.handed_away, self.plays = handed, None
+        if to == self.me:
+            self.plays = engine.seat = seat  # its moves are public: no secret of the seat is needed
+        engine.pump()
+        return True
+
+    def stand_in(self) -> str | None:
+        """Who (hex identity) would take this peer's seat if it left now, or ``None``: the game would
+        end (the host chose so, no stand-in is at the table, or a timeout is being settled)."""
+        lobby = self.lobby
+        if lobby is None or lobby.on_leave is not OnLeave.HAND or self.engine is None:
+            return None
+        if self.timeout is not None or self.engine.resolver.me is None:  # a seat played without secrets
+            return None
+        return lobby.stand_ins[0] if lobby.stand_ins else None
+
+    def _hand(self, entry: Entry, seat: int, author: str, to: str, box: str) -> None:
+        """Seat ``seat`` passes from ``author`` to the stand-in ``to``: from this entry on only ``to``'s
+        signed messages count for it. The stand-in's own peer opens the box and plays on."""
+        lobby = self.lobby
+        assert lobby is not None
+        before, after = lobby.names.get(author, author[:16]), lobby.names.get(to, to[:16])
+        lobby.seated[seat] = to
+        lobby.spectators.remove(to)
+        lobby.stand_ins.remove(to)
+        handed = HandOver(seat, author, to, entry.seq)
+        lobby.handed.append(handed)
+        self._event(entry, f"{before} leaves; {after} takes seat {seat} over and the game goes on")
+        if author == self.me:
+            self.handed_away, self.plays = handed, None
+            self._pending_fair.clear()
+        if to == self.me:
+            self._take_seat(seat, box, entry)
+
+    def _take_seat(self, seat: int, box: str, entry: Entry) -> None:
+        """Play seat ``seat`` from here on with the secrets in ``box``: the game so far is played again
+        from the log with them, so this peer holds exactly what the seat held, and owes what it owed."""
+        assert self.key is not None
+        try:
+            master, sealed = open_seat(self.key, box, self.id, seat)
+        except ValueError as exc:
+            self._event(entry, f"the secrets of seat {seat} handed to this machine do not open ({exc}); "
+                               "it cannot play the seat")
+            return
+        again = Table(self.id, self.log.host_at(0).encode(), self.key, self.games, master=master)
+        again.plays, again._sealed, again._replaying = seat, dict(sealed), True
+        for earlier in self.log.entries[: entry.seq]:
+            again._replay(earlier)
+        wrong = (f"the secrets handed for seat {seat} are not the ones it played with; this machine does "
+                 "not play the seat")
+        if again.engine is None or again.ending is not None:  # its own messages in the log refute them
+            self._event(entry, wrong)
+            return
+        logged = {
+            canonical(e.message.body["msg"])
+            for e in self.log.entries[: entry.seq]
+            if e.message.kind == Kind.FAIR and isinstance(e.message.body.get("msg"), dict)
+        }
+        owed = [message for message in again._wrote if canonical(message) not in logged]
+        now = again.engine.resolver.record.n
+        if any(message.get("n", now) < now for message in owed):
+            # what these secrets make the seat say differs from what it said: a box for another game
+            # of the seat, or a leaver's lie. Played, they would make this identity sign wrong messages.
+            self._event(entry, wrong)
+            return
+        again.engine.resolver.redirect(self._send_fair)
+        self.engine, self.plays, self.seat_master = again.engine, seat, master
+        self._sealed.update(sealed)
+        self._pending_fair.extend(owed)
+        if self.pipeline:
+            self.pipelined()
+
+    def _replay(self, entry: Entry) -> None:
+        """Fold in an entry checked already (a seat's game played again from the log)."""
+        self.log.remember(entry)
+        if entry.message.kind == Kind.HOST and entry.message.author in self.successors():
+            self.log.hand_over(entry.seq, bytes.fromhex(entry.message.author))
+        self._apply(entry)
 
     def _start(self, lobby: Lobby) -> None:
         game = self.games(lobby.game)
@@ -702,8 +873,12 @@ class Table:
         self._pending_fair.append(message)
 
     def _flush(self) -> None:
-        """Turn the fair messages the engine wrote into signed table messages."""
+        """Turn the fair messages the engine wrote into signed table messages (while a seat's game is
+        played again from the log, only note them: the log may hold them already)."""
         pending, self._pending_fair = self._pending_fair, []
+        if self._replaying:
+            self._wrote.extend(pending)
+            return
         for message in pending:
             body = {"msg": message}
             self._outbox.append((_message_key(Kind.FAIR, body), self.compose(Kind.FAIR, body)))

@@ -73,6 +73,10 @@ class Survival(Game):
         """A log line naming catches and, when the predator's move ends, its path."""
         return texts.describe_log(state, seat, action)
 
+    def goes_on_without(self, state: State, seat: int) -> bool:
+        """Survival hides nothing: its dice are public draws, which go on among the other seats."""
+        return True
+
     def seat_names(self, config: Config) -> Sequence[str]:
         """The players' colours."""
         return COLOURS[: config.seats]

@@ -22,6 +22,7 @@ from atoll.registry import Registry, load_registry
 from atoll.table.host import Sequencer
 from atoll.table.peer import PeerSession
 from atoll.table.table import Table
+from atoll.wire import OnLeave
 
 REGISTRY = load_registry()
 
@@ -99,10 +100,16 @@ class Net:
 
 
 def open_table(
-    game: str, seats: int, variant: str | None = None, *, watchers: int = 0, registry: Registry = REGISTRY
+    game: str,
+    seats: int,
+    variant: str | None = None,
+    *,
+    watchers: int = 0,
+    registry: Registry = REGISTRY,
+    on_leave: OnLeave = OnLeave.END,
 ) -> Net:
     """A host (headless) and ``seats`` seated peers plus ``watchers`` spectators, not yet started;
-    their games come from ``registry``."""
+    their games come from ``registry``; ``on_leave``: what the table does when a seat leaves."""
     host_key = SigningKey(os.urandom(32))
     info = registry.game(game).info
     host = Sequencer.open(
@@ -114,6 +121,7 @@ def open_table(
         seats=seats,
         name="test table",
         pin=registry.pin(game),
+        on_leave=on_leave,
     )
     # the flood limit counts messages per second of wall time, and this harness delivers as fast as
     # the CPU goes: on a quick machine a long game's burst passed it and a refused message stalled

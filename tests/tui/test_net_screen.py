@@ -200,8 +200,11 @@ def test_a_peers_person_plays_at_the_screen_and_reads_its_own_table_talk_once(tm
     assert any(s.startswith("your turn (") for s in played.statuses)
 
 
-async def join_as_person(address: str, keys: PipeInput, *, chat: str) -> Played:
-    """Join the host at ``address`` as a person named Bea at the table screen, and play to the end."""
+async def join_as_person(
+    address: str, keys: PipeInput, *, chat: str | None, name: str = "Bea", stand_in: bool = False
+) -> Played:
+    """Join the host at ``address`` as a person (``name``) at the table screen, and play to the end;
+    ``stand_in``: watch, and play a seat handed over to them (decision 0022)."""
     from atoll.app.peer_loop import handshake, run_peer
     from atoll.cli.cmd_join import parse_address
     from atoll.net.transport import PeerSocket
@@ -216,8 +219,9 @@ async def join_as_person(address: str, keys: PipeInput, *, chat: str) -> Played:
         socket.connect(host, port)
         welcome = await handshake(socket, key)
         table = Table(welcome.table_id, welcome.host_key, key, registry().game)
-        session = PeerSession(table, "sit", "Bea", registry().installed_pin)
-        source = NetTable(table, role="sit", send=socket.send)
+        role = "watch" if stand_in else "sit"
+        session = PeerSession(table, role, name, registry().installed_pin, stand_in=stand_in)
+        source = NetTable(table, role=role, send=socket.send, stand_in=stand_in)
         session.on_chat = source.hear
         source.start(lambda mine, heard: run_peer(session, socket, mine, heard))
         return await _drive(source, keys, chat, None)

@@ -176,6 +176,25 @@ class Record:
         """The seats still taking part (not left), in seat order."""
         return [s for s in range(self.seats) if s not in self.left]
 
+    def drop(self, seat: int) -> None:
+        """``seat`` is gone without a word, its secrets with it, and the table goes on without it: from
+        now on it owes nothing, the current step included (a draw is drawn from the other seats' links
+        alone), and it opens no seed at the end. Refused (:class:`ProtocolViolation`, nothing changes)
+        where something under its secrets would stay shut: a pile of cards (every card is under every
+        seat's key), a sealed slot or a die of its not yet open. Every peer drops the seat at the same
+        place in the log (the table decides it), so every record goes on alike."""
+        if seat not in self.active():
+            raise ProtocolViolation(f"seat {seat!r} is not at the table")
+        if self.deck.decks:
+            raise ProtocolViolation(f"seat {seat} holds a key to every card")
+        if self.commitments.closed(seat) or self.cups.closed(seat):
+            raise ProtocolViolation(f"seat {seat} holds sealed values or dice that would never open")
+        open_step = self.n >= 0 and bool(self._owed)
+        self.left[seat] = self.n
+        self._owed = [(s, kind) for s, kind in self._owed if s != seat]
+        if open_step and not self._owed:
+            self._finish_step()
+
     @property
     def head(self) -> str:
         """The head of the history so far: every step, the current one with the messages in so far."""
