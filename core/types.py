@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -92,16 +92,55 @@ class Results:
 
 @dataclass(frozen=True)
 class Decision:
-    """A seat must choose an action.
+    """A seat must choose an action; or, when ``seats`` names several, those seats choose at once.
 
     When ``secret`` is true the choice is sealed: each legal action is exactly
     ``{"secret": [value, ...]}``; the engine commits to the values and hands the
     game ``{"sealed": [handle, ...]}`` instead, one handle per value, whose faces
     only the choosing seat knows until an action or a :class:`Reveal` shows them.
+
+    A *simultaneous* decision (build it with :meth:`at_once`) names every seat that
+    decides in ``seats``; it is always sealed. Each of them chooses in any order,
+    its choice committed to as soon as it is made, and none learns another's before
+    all have chosen. Then the game's ``apply`` receives ``{"seat": s, "sealed":
+    [handle, ...]}`` for each of them, in seat order, one after another (``next`` is
+    not asked in between). ``seat`` is the first seat still to choose.
     """
 
     seat: int
     secret: bool = False
+    seats: tuple[int, ...] = ()
+    """Every seat deciding at once (in seat order), or ``()`` for a decision of ``seat`` alone."""
+
+    def __post_init__(self) -> None:
+        if not self.seats:
+            return
+        if list(self.seats) != sorted(set(self.seats)):
+            raise ValueError(f"the seats deciding at once must be distinct and in order, not {self.seats}")
+        if not self.secret:
+            raise ValueError("seats deciding at once decide secretly (secret=True); a Reveal shows "
+                             "their choices")
+        if self.seat not in self.seats:
+            raise ValueError(f"seat {self.seat} is to decide but is not among {self.seats}")
+
+    @classmethod
+    def at_once(cls, seats: Sequence[int]) -> Decision:
+        """A simultaneous sealed decision of ``seats`` (any order: every one of them chooses, none sees the
+        others' choices before all have chosen)."""
+        ordered = tuple(sorted(seats))
+        if not ordered:
+            raise ValueError("a decision needs at least one seat")
+        return cls(ordered[0], True, ordered)
+
+    @property
+    def simultaneous(self) -> bool:
+        """Whether this decision names several seats choosing at once (see :meth:`at_once`)."""
+        return bool(self.seats)
+
+    @property
+    def deciders(self) -> tuple[int, ...]:
+        """Every seat that decides in this step: ``seats``, or ``seat`` alone."""
+        return self.seats or (self.seat,)
 
 
 @dataclass(frozen=True)

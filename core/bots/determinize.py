@@ -17,12 +17,13 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 from atoll.chance import Deal, Pick, Request, Roll, Shuffle
 from atoll.engine.ledger import Seal
 from atoll.engine.observation import Observation
 from atoll.errors import AtollError
-from atoll.fast import Position, RandomDraws, Simulator
+from atoll.fast import OVER, Position, RandomDraws, Simulator
 from atoll.game import Game
 from atoll.jsondata import JSON, canonical
 from atoll.types import Action, Chance, Decision, Results, State, Step
@@ -40,7 +41,7 @@ class World:
     faces are a guess, and the actions come from the game's own legal list.
     """
 
-    __slots__ = ("_seals", "faces", "game", "known", "rng", "state", "steps")
+    __slots__ = ("_seals", "_together", "faces", "game", "known", "rng", "state", "steps")
 
     def __init__(
         self,
@@ -57,12 +58,17 @@ class World:
         self.known = known
         self.rng = rng
         self._seals = seals
+        # A simultaneous decision's parts so far (seat -> its values), applied once every seat chose.
+        self._together: dict[int, list[JSON]] = {}
         #: Decisions and chance steps played in this world so far (the search's budget counts them).
         self.steps = 0
 
     def step(self) -> Step:
-        """What happens now."""
-        return self.game.next(self.state)
+        """What happens now (at a simultaneous decision, the first seat that has not chosen yet)."""
+        step = self.game.next(self.state)
+        if self._together and isinstance(step, Decision):
+            return replace(step, seat=next(s for s in step.seats if s not in self._together))
+        return step
 
     def legal(self, seat: int) -> list[Action]:
         """The legal actions of ``seat`` given what it knows in this world."""
@@ -74,6 +80,12 @@ class World:
         if not secret:
             self.state = self.game.apply(self.state, action)
             return
+        step = self.game.next(self.state)
+        if isinstance(step, Decision) and step.simultaneous:
+            self._together[seat] = action["secret"]
+            if len(self._together) == len(step.seats):
+                self._open_together(step.seats)
+            return
         values = action["secret"]
         handles = [f"s{seat}-{self._seals}.{i}" for i in range(len(values))]
         self._seals += 1
@@ -81,6 +93,21 @@ class World:
         sealed = dict(zip(handles, values, strict=True))
         self.faces.update(sealed)
         self.known[seat].update(sealed)
+
+    def _open_together(self, seats: Sequence[int]) -> None:
+        """Every seat of a simultaneous decision has chosen: hand the game their handles in seat order
+        (numbered as :class:`~atoll.engine.Match` numbers them)."""
+        state = self.state
+        for place, seat in enumerate(seats):
+            values = self._together[seat]
+            handles = [f"s{seat}-{self._seals + place}.{i}" for i in range(len(values))]
+            state = self.game.apply(state, {"seat": seat, "sealed": handles})
+            sealed = dict(zip(handles, values, strict=True))
+            self.faces.update(sealed)
+            self.known[seat].update(sealed)
+        self.state = state
+        self._seals += len(seats)
+        self._together = {}
 
     def advance(self, request: Request) -> None:
         """Answer ``request`` from the world's faces and the bot's generator."""
@@ -114,7 +141,7 @@ class World:
         """Play on with uniformly random legal actions to the end; ``None`` if it never ends."""
         rng, game = self.rng, self.game
         for _ in range(max_steps):
-            step = game.next(self.state)
+            step = self.step()
             if isinstance(step, Decision):
                 legal = game.legal_actions(self.state, step.seat, self.known[step.seat])
                 if not legal:
@@ -167,17 +194,32 @@ class Sampler:
             if seal.seat != self._seat and any(h not in self._fixed for h in seal.handles)
         ]
         self._seal_count = len(ledger.seals)
+        step = self._game.next(self._state)
+        self._others_first = isinstance(step, Decision) and step.simultaneous and self._seat in step.seats
 
     def world(self, rng: random.Random) -> World:
-        """A fresh world drawn with ``rng``: every hidden face and foreign sealed value guessed."""
+        """A fresh world drawn with ``rng``: every hidden face and foreign sealed value guessed. At a
+        simultaneous decision the seats before this one have chosen in it, at random (guessed, never
+        read: the seat cannot know their choices), so this seat is the one to decide."""
         faces, known = self._guess(rng)
-        return World(self._game, self._state, faces, known, self._seal_count, rng)
+        world = World(self._game, self._state, faces, known, self._seal_count, rng)
+        if self._others_first:
+            while (step := world.step()) and isinstance(step, Decision) and step.seat != self._seat:
+                legal = world.legal(step.seat)
+                world.act(step.seat, legal[rng.randrange(len(legal))], True)
+        return world
 
     def simulator(self, rng: random.Random) -> Simulator | None:
         """A fresh world drawn with ``rng`` as the game's fast-path :class:`~atoll.fast.Simulator`
-        (chance from ``rng`` too), or ``None`` if the game offers none."""
+        (chance from ``rng`` too), or ``None`` if the game offers none; at a simultaneous decision the
+        seats the simulator asks before this one choose first, at random, as in :meth:`world`."""
         faces, known = self._guess(rng)
-        return self._game.simulator(self._config, RandomDraws(rng), Position(self._state, faces, known))
+        simulator = self._game.simulator(self._config, RandomDraws(rng), Position(self._state, faces, known))
+        if simulator is not None and self._others_first:
+            while simulator.seat() not in (self._seat, OVER):
+                codes = simulator.legal()
+                simulator.apply(codes[rng.randrange(len(codes))])
+        return simulator
 
     def _guess(self, rng: random.Random) -> tuple[dict[str, JSON], list[dict[str, JSON]]]:
         """Every face (the seat's own, the public ones, and a guess at the rest) and each seat's knowledge."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from types import MappingProxyType
 from typing import Any
 
@@ -13,9 +14,17 @@ from atoll.game import Game
 from atoll.jsondata import JSON, canonical
 from atoll.types import Action, Chance, Config, Decision, End, Knowledge, State, Step
 
-#: One entry of the public log: ``{"seat", "action"}``, ``{"seat", "sealed"}`` or
-#: ``{"request", "outcome"}``.
+#: One entry of the public log: ``{"seat", "action"}``, ``{"seat", "sealed"}`` (with ``"at_once":
+#: true`` for a seat's part of a simultaneous decision) or ``{"request", "outcome"}``.
 Event = dict[str, Any]
+
+
+def sealed_action(event: Event) -> Action:
+    """What the game's ``apply`` received for the sealed choice logged as ``event``: ``{"sealed":
+    handles}``, with the choosing ``"seat"`` for a part of a simultaneous decision."""
+    if event.get("at_once"):
+        return {"seat": event["seat"], "sealed": list(event["sealed"])}
+    return {"sealed": list(event["sealed"])}
 
 
 def normal_text(text: str) -> str:
@@ -45,14 +54,30 @@ class Match:
         are never changed in place, so this keeps references, not copies."""
         self._step: Step | None = None
         self._seals = 0
+        # A simultaneous decision's choices so far: seat -> its handles, applied once every seat chose.
+        self._together: dict[int, list[str]] = {}
 
     # -- reading ------------------------------------------------------------------
 
     def step(self) -> Step:
-        """What happens now (cached until the state changes)."""
+        """What happens now (cached until the state changes). During a simultaneous decision its
+        ``seat`` is the first seat that has not chosen yet (:meth:`waiting_for` names them all)."""
         if self._step is None:
             self._step = self.game.next(self.state)
-        return self._step
+        step = self._step
+        if self._together and isinstance(step, Decision):
+            return replace(step, seat=self.waiting_for()[0])
+        return step
+
+    def waiting_for(self) -> tuple[int, ...]:
+        """The seats that may decide now, in seat order: every seat of a simultaneous decision that
+        has not chosen yet, the one seat to decide otherwise, none at a chance step or the end."""
+        if self._step is None:
+            self._step = self.game.next(self.state)
+        step = self._step
+        if not isinstance(step, Decision):
+            return ()
+        return tuple(s for s in step.deciders if s not in self._together)
 
     def knowledge(self, seat: int) -> Knowledge:
         """A read-only view of what ``seat`` privately knows."""
@@ -60,8 +85,7 @@ class Match:
 
     def legal_actions(self, seat: int) -> list[Action]:
         """The legal actions of ``seat`` now (empty unless it is to decide)."""
-        step = self.step()
-        if not isinstance(step, Decision) or step.seat != seat:
+        if seat not in self.waiting_for():
             return []
         return self.game.legal_actions(self.state, seat, self.known[seat])
 
@@ -117,7 +141,9 @@ class Match:
         step = self.step()
         if not isinstance(step, Decision):
             raise ProtocolViolation(f"seat {seat} acted, but no seat is to decide now")
-        if step.seat != seat:
+        if seat not in self.waiting_for():
+            if seat in step.deciders:
+                raise ProtocolViolation(f"seat {seat} has already chosen; the others are choosing")
             raise ProtocolViolation(f"seat {seat} acted out of turn; seat {step.seat} is to decide")
         if not isinstance(action, dict):
             raise MalformedInput(f"an action is a JSON object, not {action!r}")
@@ -155,12 +181,17 @@ class Match:
         Their legality is checked when they are opened; here only the commitment step runs.
         """
         step = self.step()
-        if not isinstance(step, Decision) or step.seat != seat or not step.secret:
+        if not isinstance(step, Decision) or seat not in self.waiting_for() or not step.secret:
             raise ProtocolViolation(f"seat {seat} sealed a choice, but it is not to seal one now")
         self._seal(seat, [None] * count, seen=False)
 
     def _seal(self, seat: int, values: list[JSON], *, seen: bool = True) -> None:
         """Apply a sealed decision of ``len(values)`` slots; the values are known here only if ``seen``."""
+        step = self.step()
+        assert isinstance(step, Decision)
+        if step.simultaneous:
+            self._seal_together(step, seat, values, seen=seen)
+            return
         handles = [f"s{seat}-{self._seals}.{i}" for i in range(len(values))]
         before = self.state
         self.state = self.game.apply(self.state, {"sealed": handles})
@@ -172,6 +203,29 @@ class Match:
         self.ledger.record_seal(seat, handles, before)
         self.events.append({"seat": seat, "sealed": handles})
         self.before.append(before)
+
+    def _seal_together(self, step: Decision, seat: int, values: list[JSON], *, seen: bool) -> None:
+        """Commit ``seat``'s part of a simultaneous decision now; once every seat has chosen, hand the
+        game each seat's handles in seat order. A seat's handles are numbered by its place among the
+        deciding seats, so they are the same whatever order the seats chose in."""
+        number = self._seals + step.seats.index(seat)
+        handles = [f"s{seat}-{number}.{i}" for i in range(len(values))]
+        self.resolver.seal(seat, handles, values if seen else None)  # type: ignore[arg-type]
+        if seen:
+            self.known[seat].update(zip(handles, values, strict=True))
+        self._together[seat] = handles
+        if len(self._together) < len(step.seats):
+            return
+        before = state = self.state
+        for decider in step.seats:
+            state = self.game.apply(state, {"seat": decider, "sealed": self._together[decider]})
+        self.state = state
+        self._step = None
+        self._seals += len(step.seats)
+        for decider in step.seats:
+            self.ledger.record_seal(decider, self._together[decider], before)
+            self.events.append({"seat": decider, "sealed": self._together[decider], "at_once": True})
+        self._together = {}
 
     def advance(self) -> Request:
         """Resolve the pending chance request; returns it."""

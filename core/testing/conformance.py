@@ -28,7 +28,7 @@ import functools
 import json
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 from prompt_toolkit.utils import get_cwidth
@@ -36,7 +36,7 @@ from prompt_toolkit.utils import get_cwidth
 from atoll.bots.random_bot import RandomBot
 from atoll.chance import Request, Roll, Shuffle, request_from_json
 from atoll.engine.local import LocalResolver
-from atoll.engine.match import Event, Match, normal_text
+from atoll.engine.match import Event, Match, normal_text, sealed_action
 from atoll.engine.observation import Observation
 from atoll.engine.save import ReplayResolver
 from atoll.errors import AtollError, CheatDetected, IllegalAction, MalformedInput, ProtocolViolation
@@ -160,6 +160,7 @@ def play(game: Game, config: Config, seed: int = 0, *, max_steps: int = DEFAULT_
         if index == max_steps:
             raise fail(f"the game did not end within {max_steps} steps", index)
         legal: tuple[Action, ...] = ()
+        logged = len(match.events)
         try:
             if isinstance(step, Decision):
                 legal = _checked_legal(match, step, config, index, fail)
@@ -172,7 +173,11 @@ def play(game: Game, config: Config, seed: int = 0, *, max_steps: int = DEFAULT_
             raise
         except Exception as exc:
             raise fail(f"the game failed on its own legal play: {exc!r}", index) from exc
-        moments.append(Moment(index, state, step, known, legal, match.events[-1]))
+        moments.append(Moment(index, state, step, known, legal, None))
+        # a simultaneous decision logs every seat's part once the last seat has chosen, in seat order
+        new = match.events[logged:]
+        for back, event in enumerate(reversed(new), start=1):
+            moments[-back] = replace(moments[-back], event=event)
     raise AssertionError("unreachable")  # pragma: no cover
 
 
@@ -274,8 +279,9 @@ def _replay(playout: Playout, game: Game, check: str, why: str) -> None:
         except Exception as exc:
             raise playout.fail(check, f"the second playout with the same seed failed: {exc!r}",
                                m.index) from exc
-        if match.events[-1] != m.event:
-            raise playout.fail(check, f"the log differs{why}: {_short(m.event)} the first time, "
+        first = playout.events[len(match.events) - 1] if match.events else None
+        if match.events and match.events[-1] != first:
+            raise playout.fail(check, f"the log differs{why}: {_short(first)} the first time, "
                                f"{_short(match.events[-1])} the second", m.index)
 
 
@@ -364,7 +370,7 @@ def _changing_call(game: Game, event: Event) -> Call:
         request = request_from_json(event["request"])
         return (f"resolve({_short(event['request'])})",
                 lambda state: game.resolve(state, request, clone(event["outcome"])))
-    action: Action = {"sealed": list(event["sealed"])} if "sealed" in event else event["action"]
+    action: Action = sealed_action(event) if "sealed" in event else event["action"]
     return f"apply({_short(action)})", lambda state: game.apply(state, clone(action))
 
 
@@ -391,6 +397,7 @@ def check_public_replay(playout: Playout) -> None:
     """
     game = playout.fresh_game()
     state = game.setup(playout.config)
+    together: list[Event] = []
     for m in playout.moments:
         if _differ(state, m.state):
             raise playout.fail("public-replay", "the public state cannot be rebuilt from the public log: "
@@ -403,8 +410,14 @@ def check_public_replay(playout: Playout) -> None:
             return
         if "request" in m.event:
             state = game.resolve(state, request_from_json(m.event["request"]), clone(m.event["outcome"]))
+        elif "sealed" in m.event and isinstance(m.step, Decision) and m.step.simultaneous:
+            together.append(m.event)  # the game sees every seat's part once all have chosen
+            if len(together) == len(m.step.seats):
+                for event in together:
+                    state = game.apply(state, sealed_action(event))
+                together = []
         elif "sealed" in m.event:
-            state = game.apply(state, {"sealed": list(m.event["sealed"])})
+            state = game.apply(state, sealed_action(m.event))
         else:
             state = game.apply(state, clone(m.event["action"]))
 
@@ -573,14 +586,14 @@ def check_illegal_actions(playout: Playout) -> None:
     decisions = playout.decisions
     for m in _spread(decisions, _VIEWED_MOMENTS):
         for other in range(playout.config.seats):
-            if other != _seat(m) and playout.game.legal_actions(m.state, other, m.known[other]):
+            if other not in _deciders(m) and playout.game.legal_actions(m.state, other, m.known[other]):
                 raise playout.fail("illegal-actions", f"seat {other} is offered actions although seat "
                                    f"{_seat(m)} is to decide", m.index)
     for m in _spread(decisions, _ILLEGAL_MOMENTS):
         seat = _seat(m)
         match = _match_at(playout, m)
         for other in range(playout.config.seats):
-            if other != seat:
+            if other not in _deciders(m):
                 _refused(playout, m, match, other, m.legal[0], f"seat {other} acting out of turn")
         for label, action in _illegal_candidates(playout, m, decisions):
             if not _refused(playout, m, match, seat, action, label):
@@ -877,6 +890,12 @@ def _seat(m: Moment) -> int:
     return m.step.seat
 
 
+def _deciders(m: Moment) -> tuple[int, ...]:
+    """Every seat deciding at ``m`` (several for a simultaneous decision)."""
+    assert isinstance(m.step, Decision)
+    return m.step.deciders
+
+
 def _match_at(playout: Playout, m: Moment) -> Match:
     """A match standing at moment ``m``, whose resolver proves reveals against the true faces."""
     match = Match(playout.game, playout.config, ReplayResolver([], playout.faces))
@@ -886,6 +905,8 @@ def _match_at(playout: Playout, m: Moment) -> Match:
 
 
 def _step_json(step: Step) -> JSON:
+    if isinstance(step, Decision) and step.simultaneous:
+        return {"decision": list(step.seats), "secret": step.secret}
     if isinstance(step, Decision):
         return {"decision": step.seat, "secret": step.secret}
     if isinstance(step, Chance):
