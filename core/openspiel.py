@@ -24,7 +24,12 @@ How an atoll game maps onto OpenSpiel:
   value in the request's list (identical cards are one outcome, weighted by how
   many are left), so outcome ids are stable across a pile. A node with a single
   possible outcome is taken at once. ``Deal`` and ``Reveal`` need no node.
-* Decisions are player nodes of the deciding seat; sealed (secret) decisions too.
+* Decisions are player nodes of the deciding seat; sealed (secret) decisions too. A
+  simultaneous decision (``Decision.at_once``) is registered in its turn-based form,
+  as OpenSpiel's ``convert_to_turn_based`` would give it: one player node per deciding
+  seat, in seat order, none of whose information states or observations shows the
+  parts chosen before it; the game sees all parts once the last seat has chosen. The
+  game type stays sequential (``kSequential``).
   A game with stable ids (``Game.action_id_count`` positive) numbers its actions
   itself: action ``i`` is the move ``Game.action_id`` calls ``i`` in every state, and
   ``num_distinct_actions`` is the count. Otherwise action ``i`` is the ``i``-th legal

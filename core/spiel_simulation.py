@@ -121,6 +121,9 @@ class Snapshot:
     and a game's information tensors are derived from it when asked, never on the way)."""
     sealed_in: tuple[State, ...] = ()
     """The state each sealed decision was made in, in order (a guess at a sealed value needs it)."""
+    together: tuple[tuple[int, tuple[str, ...]], ...] = ()
+    """The parts of a simultaneous decision sealed so far (seat, handles): the game and the public log
+    see them only once every seat has chosen."""
     cache: dict[str, Any] = field(default_factory=dict, repr=False)
     """Values derived from the fields above (the step, the legal actions, strings)."""
 
@@ -151,9 +154,13 @@ class Simulation:
     def step(self, snap: Snapshot) -> Step:
         """What the game says happens now (a game cut off says so in ``snap.cut``, not here)."""
         if "step" not in snap.cache:
-            snap.cache["step"] = self.game.next(snap.state)
-        step: Step = snap.cache["step"]
-        return step
+            step = self.game.next(snap.state)
+            if snap.together and isinstance(step, Decision):
+                chosen = {seat for seat, _ in snap.together}
+                step = replace(step, seat=next(s for s in step.seats if s not in chosen))
+            snap.cache["step"] = step
+        cached: Step = snap.cache["step"]
+        return cached
 
     def over(self, snap: Snapshot) -> bool:
         """Whether the game has ended (or was cut off)."""
@@ -324,7 +331,19 @@ class Simulation:
         observation = Observation(self.game, self.config, seat, snap.state, snap.known[seat],
                                   self.ledger(snap), [])
         world = Sampler(observation).world(rng)
-        return replace(snap, known=tuple(world.known), truth=world.faces, cache={})
+        known, truth = [dict(k) for k in world.known], dict(world.faces)
+        for other, handles in snap.together:  # the other seats' parts of a simultaneous decision: guessed
+            if other != seat:
+                guessed = world.pending.get(other)
+                if guessed is None:
+                    legal = world.legal(other)
+                    guessed = legal[rng.randrange(len(legal))]["secret"]
+                truth.update(zip(handles, guessed, strict=True))
+                known[other].update(zip(handles, guessed, strict=True))
+            else:
+                known[seat].update((h, snap.truth[h]) for h in handles)
+                truth.update((h, snap.truth[h]) for h in handles)
+        return replace(snap, known=tuple(known), truth=truth, cache={})
 
     # -- changing -------------------------------------------------------------
 
@@ -339,6 +358,8 @@ class Simulation:
                 f"{sorted(choices)}"
             )
         seat, action = step.seat, choices[number]
+        if step.simultaneous:
+            return self._settle(self._decide_together(snap, step, seat, list(action["secret"])))
         if step.secret:
             values = list(action["secret"])
             handles = [f"s{seat}-{snap.seals}.{i}" for i in range(len(values))]
@@ -352,6 +373,28 @@ class Simulation:
             event = {"seat": seat, "action": action}
             after = replace(snap, state=self.game.apply(snap.state, action), cache={})
         return self._settle(replace(after, decisions=snap.decisions + 1, log=(*snap.log, event)))
+
+    def _decide_together(self, snap: Snapshot, step: Decision, seat: int, values: list[JSON]) -> Snapshot:
+        """``seat``'s part of a simultaneous decision: sealed now (only the seat learns it), handed to
+        the game with every other part, in seat order, once the last seat has chosen. OpenSpiel sees one
+        player node per seat, in seat order, none of which sees the others' parts: the turn-based form of
+        a simultaneous move."""
+        number = snap.seals + step.seats.index(seat)
+        handles = [f"s{seat}-{number}.{i}" for i in range(len(values))]
+        secrets = dict(zip(handles, values, strict=True))
+        together = (*snap.together, (seat, tuple(handles)))
+        snap = replace(snap, known=_learn(snap.known, {seat: secrets}), truth={**snap.truth, **secrets},
+                       together=together, decisions=snap.decisions + 1, cache={})
+        if len(together) < len(step.seats):
+            return snap
+        parts = sorted(together)
+        state = snap.state
+        for decider, sealed in parts:
+            state = self.game.apply(state, {"seat": decider, "sealed": list(sealed)})
+        events: list[Event] = [{"seat": d, "sealed": list(h), "at_once": True} for d, h in parts]
+        return replace(snap, state=state, seals=snap.seals + len(parts), together=(),
+                       sealed_in=(*snap.sealed_in, *(snap.state for _ in parts)),
+                       log=(*snap.log, *events), cache={})
 
     def draw(self, snap: Snapshot, outcome: int) -> Snapshot:
         """The snapshot after chance drew ``outcome`` at the node now."""

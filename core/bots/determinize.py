@@ -41,7 +41,7 @@ class World:
     faces are a guess, and the actions come from the game's own legal list.
     """
 
-    __slots__ = ("_seals", "_together", "faces", "game", "known", "rng", "state", "steps")
+    __slots__ = ("_seals", "faces", "game", "known", "pending", "rng", "state", "steps")
 
     def __init__(
         self,
@@ -58,16 +58,16 @@ class World:
         self.known = known
         self.rng = rng
         self._seals = seals
-        # A simultaneous decision's parts so far (seat -> its values), applied once every seat chose.
-        self._together: dict[int, list[JSON]] = {}
+        #: A simultaneous decision's parts so far (seat -> its values), applied once every seat chose.
+        self.pending: dict[int, list[JSON]] = {}
         #: Decisions and chance steps played in this world so far (the search's budget counts them).
         self.steps = 0
 
     def step(self) -> Step:
         """What happens now (at a simultaneous decision, the first seat that has not chosen yet)."""
         step = self.game.next(self.state)
-        if self._together and isinstance(step, Decision):
-            return replace(step, seat=next(s for s in step.seats if s not in self._together))
+        if self.pending and isinstance(step, Decision):
+            return replace(step, seat=next(s for s in step.seats if s not in self.pending))
         return step
 
     def legal(self, seat: int) -> list[Action]:
@@ -82,8 +82,8 @@ class World:
             return
         step = self.game.next(self.state)
         if isinstance(step, Decision) and step.simultaneous:
-            self._together[seat] = action["secret"]
-            if len(self._together) == len(step.seats):
+            self.pending[seat] = action["secret"]
+            if len(self.pending) == len(step.seats):
                 self._open_together(step.seats)
             return
         values = action["secret"]
@@ -99,7 +99,7 @@ class World:
         (numbered as :class:`~atoll.engine.Match` numbers them)."""
         state = self.state
         for place, seat in enumerate(seats):
-            values = self._together[seat]
+            values = self.pending[seat]
             handles = [f"s{seat}-{self._seals + place}.{i}" for i in range(len(values))]
             state = self.game.apply(state, {"seat": seat, "sealed": handles})
             sealed = dict(zip(handles, values, strict=True))
@@ -107,7 +107,7 @@ class World:
             self.known[seat].update(sealed)
         self.state = state
         self._seals += len(seats)
-        self._together = {}
+        self.pending = {}
 
     def advance(self, request: Request) -> None:
         """Answer ``request`` from the world's faces and the bot's generator."""
