@@ -79,6 +79,12 @@ class Match:
             return ()
         return tuple(s for s in step.deciders if s not in self._together)
 
+    @property
+    def sealed_count(self) -> int:
+        """How many sealed decisions (each seat's part of a simultaneous one counted) were applied so
+        far: the number the next one's handles carry."""
+        return self._seals
+
     def knowledge(self, seat: int) -> Knowledge:
         """A read-only view of what ``seat`` privately knows."""
         return MappingProxyType(self.known[seat])

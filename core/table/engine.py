@@ -31,8 +31,9 @@ from atoll.wire import Step
 
 @dataclass(frozen=True)
 class Waiting:
-    """What the table waits for now: ``seat`` to move (``secret`` for a sealed choice), protocol
-    messages from ``owed`` seats, or nothing because the game is ``over``."""
+    """What the table waits for now: ``seat`` to move (``secret`` for a sealed choice), several
+    ``seats`` sealing at once, protocol messages from ``owed`` seats, or nothing because the game is
+    ``over``."""
 
     seat: int | None = None
     secret: bool = False
@@ -42,6 +43,9 @@ class Waiting:
     roll: bool = False
     """Whether that step opens a die roll (a draw for a :class:`~atoll.chance.Roll`)."""
     over: bool = False
+    seats: tuple[int, ...] = ()
+    """At a simultaneous decision, every seat still to choose (``seat`` is this peer's own seat when it
+    is among them, else the first of them)."""
 
 
 class TableEngine:
@@ -72,6 +76,9 @@ class TableEngine:
         self.resolver.referee = match_referee(self.match)
         self._pending: tuple[int, dict[str, Any]] | None = None
         self._sealed_values: dict[int, list[JSON]] = {}
+        self.kept: dict[int, list[JSON]] = {}
+        """This seat's sealed values by game step, as the table wrote them to disk (after a restart, its
+        part of a simultaneous decision is sealed again from here)."""
         self.disputed: OutcomeRefused | None = None
         """The game refused a chance outcome: the seeds are being opened to find out whose fault it is."""
         self.resolver.setup()
@@ -80,6 +87,13 @@ class TableEngine:
 
     def waiting(self) -> Waiting:
         """What the game waits for now (after :meth:`pump`)."""
+        if self.resolver.in_together():
+            owed = tuple(sorted({s for s, _ in self.resolver.record.owed()}))
+            choosing = tuple(s for s in owed if s in self.match.waiting_for())
+            if not choosing:
+                return Waiting(owed=owed, step=Step.SEAL)
+            first = self.seat if self.seat in choosing else choosing[0]
+            return Waiting(seat=first, secret=True, owed=owed, step=Step.SEAL, seats=choosing)
         if self.resolver.busy():
             record = self.resolver.record
             kind = str(record.step.get("step", ""))
@@ -125,6 +139,9 @@ class TableEngine:
     def check_move(self, seat: int, body: dict[str, Any]) -> None:
         """Refuse (ProtocolViolation) a move that cannot be taken now, without changing anything."""
         waiting = self.waiting()
+        if self.resolver.in_together():
+            raise ProtocolViolation(f"seat {seat} moved, but the seats decide at once now: each seals its "
+                                    "choice with its commitment")
         if waiting.seat is None:
             raise ProtocolViolation(
                 f"seat {seat} moved, but the table waits for "
@@ -180,6 +197,30 @@ class TableEngine:
             raise ProtocolViolation("a spectator seals nothing")
         self._sealed_values[self.seat] = list(values)
 
+    def choose_sealed(self, values: Sequence[JSON]) -> None:
+        """This peer's seat chooses its part of the simultaneous decision now: it is committed to at once
+        (the commitment goes to ``send``); the game sees it once every deciding seat has committed."""
+        if self.seat is None or not self.resolver.in_together() or self.seat not in self.match.waiting_for():
+            raise ProtocolViolation("this seat has no part to choose in a simultaneous decision now")
+        self.match.act(self.seat, {"secret": list(values)})
+
+    def _together(self, step: Decision) -> bool:
+        """Run a simultaneous decision as far as the log allows: its one ``seal`` step opened (this seat's
+        part sealed again from disk after a restart), and once every seat has committed, every part handed
+        to the game in seat order. Whether the game moved on."""
+        self.resolver.open_together(step.seats, self.match.sealed_count)
+        kept = self.kept.get(len(self.match.events))
+        if kept is not None and self.seat in self.match.waiting_for() \
+                and (self.seat, "seal/commit") in self.resolver.record.owed():
+            self.choose_sealed(kept)
+        sealed = self.resolver.together_sealed()
+        if sealed is None:
+            return False
+        for seat in self.match.waiting_for():
+            self.match.act_sealed_unseen(seat, len(sealed[seat]))
+        self.resolver.close_together()
+        return True
+
     def protocol(self, message: Message) -> None:
         """A fair-protocol message from the log."""
         self.resolver.receive(message)
@@ -202,6 +243,10 @@ class TableEngine:
                 self._pending = None
                 continue
             step = self.match.step()
+            if isinstance(step, Decision) and step.simultaneous:
+                if self._together(step):
+                    continue
+                return
             if isinstance(step, Decision):
                 return
             try:

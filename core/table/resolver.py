@@ -63,6 +63,7 @@ class NetResolver:
         self._final = False
         self._plan: tuple[str, list[dict[str, JSON]]] | None = None
         self._open: StepRecord | None = None
+        self._together: dict[str, JSON] | None = None
 
     def redirect(self, send: Callable[[Message], None]) -> None:
         """Hand every message this peer's participant writes from now on to ``send`` instead (a seat
@@ -105,12 +106,47 @@ class NetResolver:
         return Resolution(result)
 
     def seal(self, seat: int, handles: Sequence[str], values: Sequence[JSON] | None) -> None:
-        """``seat`` commits to its sealed values; only its own peer passes the ``values``."""
+        """``seat`` commits to its sealed values; only its own peer passes the ``values``. In a
+        simultaneous decision the own seat's commitment goes out at once, in the step every deciding
+        seat shares; the others' parts are already in when the engine hands them on (``values`` None)."""
+        if self._together is not None:
+            if values is not None:
+                if self.me is None or self.me.seat != seat:
+                    raise ProtocolViolation(f"this peer cannot seal values for seat {seat}")
+                self._send(self.me.seal_now(handles, values))
+            return
         if values is not None:
             if self.me is None or self.me.seat != seat:
                 raise ProtocolViolation(f"this peer cannot seal values for seat {seat}")
             self.me.prepare_seal(handles, values)
         self._begin(steps.for_seal(seat, handles))
+
+    # -- simultaneous decisions: one seal step for every deciding seat ----------------------------
+
+    def open_together(self, seats: Sequence[int], first: int) -> None:
+        """Begin the one ``seal`` step of a simultaneous decision of ``seats`` (unless it is open): every
+        one of them commits in it, in any order, as soon as it has chosen."""
+        fields = steps.for_seal_together(seats, first)
+        if self._together is None or not same(self._together, fields):
+            self._begin(fields)
+            self._together = fields
+
+    def in_together(self) -> bool:
+        """Whether a simultaneous decision's ``seal`` step is open (or complete, not yet handed on)."""
+        return self._together is not None
+
+    def together_sealed(self) -> dict[int, list[str]] | None:
+        """Each deciding seat's slots once every one has committed, else ``None``."""
+        if self._together is None or self.busy():
+            return None
+        handles = (self.record.result or {}).get("handles")
+        assert isinstance(handles, dict)
+        return {int(seat): list(slots) for seat, slots in handles.items()}
+
+    def close_together(self) -> None:
+        """The engine has handed every part to the game: the step is done."""
+        self._together = None
+        self._open = None
 
     def prove(self, seat: int, claims: Mapping[str, JSON]) -> None:
         """``seat`` opens what it shows; raises :class:`Pending` until every opening is in."""

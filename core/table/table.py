@@ -354,6 +354,8 @@ class Table:
         if self.engine is None:
             raise AtollError("the game has not started")
         at = len(self.engine.match.events)
+        if "secret" in action and self.engine.resolver.in_together():
+            return self._seal_now(at, list(action["secret"]))
         if "secret" in action:
             self._keep_sealed(at, list(action["secret"]))
             self.engine.hold_sealed(action["secret"])
@@ -674,6 +676,8 @@ class Table:
         if self.engine is None or self.over():
             return ()
         waiting = self.engine.waiting()
+        if waiting.seats:
+            return waiting.seats
         return (waiting.seat,) if waiting.seat is not None else waiting.owed
 
     def _check_ruling(self, message: Envelope) -> None:
@@ -865,6 +869,7 @@ class Table:
         if seat is not None and self.key is not None:
             me = Participant(seat, self.id, lobby.seats, self.master, identities=identities)
         self.engine = TableEngine(game, config, self.id, me, self._send_fair, identities)
+        self.engine.kept = self._sealed
         if self.pipeline:
             self.engine.pipelined()
         self.engine.pump()
@@ -910,6 +915,16 @@ class Table:
         self.ending = ending
         blame = ending.seat if ending.reason is EndReason.CHEAT else None
         self.events.append(Event(ending.text, entry.seq, blame=blame, ending=ending))
+
+    def _seal_now(self, at: int, values: list[Any]) -> bytes:
+        """This seat's part of a simultaneous decision: kept on disk, then its commitment is the message
+        (no move: the seats choose in any order, and the game sees the parts once all are in)."""
+        assert self.engine is not None
+        self._keep_sealed(at, values)
+        self.engine.choose_sealed(values)
+        pending, self._pending_fair = self._pending_fair, []
+        (message,) = pending
+        return self.compose(Kind.FAIR, {"msg": message})
 
     def _keep_sealed(self, at: int, values: list[Any]) -> None:
         """Keep a sealed choice's values (durably, if a keeper is given) before the move that commits

@@ -49,6 +49,12 @@ def for_seal(seat: int, handles: Sequence[str]) -> dict[str, JSON]:
     return {"step": "seal", "seat": seat, "handles": list(handles)}
 
 
+def for_seal_together(seats: Sequence[int], first: int) -> dict[str, JSON]:
+    """The one step in which every seat of a simultaneous decision commits to its choice, in any order;
+    the seat at place ``k`` of ``seats`` seals under handles ``s<seat>-<first + k>.<i>``."""
+    return {"step": "seal", "seats": list(seats), "first": first}
+
+
 def for_prove(seat: int, claims: Mapping[str, JSON]) -> dict[str, JSON]:
     """The step in which ``seat`` shows the hidden things an action claims (handle -> face)."""
     return {"step": "prove", "seat": seat, "claims": dict(claims)}

@@ -41,6 +41,7 @@ chain       ``epoch``                                       ``chain/head`` from 
 cup         ``request`` (a private roll)                    ``cup/commit`` from the cup's owner
 draw        ``draw``, ``request``                           ``chain/open`` from each active seat
 seal        ``seat``, ``handles``                           ``seal/commit`` from that seat
+seal        ``seats``, ``first`` (simultaneous)             ``seal/commit`` from each, any order
 prove       ``seat``, ``claims`` (handle -> face)           ``prove`` from that seat, its deck keys
 reveal      ``handles``                                     ``reveal`` (sealed, dice), deck keys (cards)
 shuffle     ``pile``, ``faces``                             deck shuffle, then lock, seat by seat
@@ -79,6 +80,9 @@ from atoll.wire import FairKind, Step
 
 #: Bytes of a seat's secret seed, opened at the end.
 SEED_SIZE = 32
+
+#: Most values one seat seals in one decision (a move's ``sealed`` count is held to the same).
+MAX_SEALED = 64
 
 #: Fewest witnesses that pin a timeout on the missing seat: with one, it is one seat's word.
 ATTRIBUTABLE_WITNESSES = 2
@@ -165,7 +169,8 @@ class Record:
             FairKind.WITNESS: self._on_witness, FairKind.SEED: self._on_seed,
         }
         self._finishers: dict[str, Callable[[], dict[str, JSON]]] = {
-            Step.DRAW: self._end_draw, Step.PROVE: self._end_prove, Step.REVEAL: self._end_reveal,
+            Step.SEAL: self._end_seal, Step.DRAW: self._end_draw, Step.PROVE: self._end_prove,
+            Step.REVEAL: self._end_reveal,
             Step.SHUFFLE: self._end_shuffle, Step.LEAVE: self._end_leave, Step.TIMEOUT: self._end_timeout,
             Step.FINISH: self._end_finish,
         }
@@ -442,14 +447,43 @@ class Record:
     # -- sealed choices ---------------------------------------------------------------
 
     def _begin_seal(self, step: StepRecord) -> None:
+        if "seats" in step:
+            self._begin_seal_together(step)
+            return
         seat, handles = step.get("seat"), step.get("handles")
         if seat not in self.active() or not isinstance(handles, list) or not handles:
             raise ProtocolViolation(f"bad seal step {str(step)[:120]}")
         self._owe([seat], "seal/commit")
 
+    def _begin_seal_together(self, step: StepRecord) -> None:
+        """A simultaneous decision: every seat of ``seats`` commits, in any order, each as soon as it has
+        chosen; the seat at place ``k`` of ``seats`` seals slots ``s<seat>-<first + k>.<i>``."""
+        seats, first = step.get("seats"), step.get("first")
+        active = self.active()
+        seats = seats if isinstance(seats, list) else []
+        named = bool(seats) and all(type(s) is int and s in active for s in seats)
+        if (not named or seats != sorted(set(seats)) or type(first) is not int or first < 0
+                or set(step) != {"n", "step", "seats", "first"}):
+            raise ProtocolViolation(f"bad seal step {str(step)[:120]}")
+        self._owe(list(seats), "seal/commit")
+
+    def _end_seal(self) -> dict[str, JSON]:
+        """A simultaneous decision's slots, by seat (each seat chose how many values it sealed)."""
+        if "seats" not in self.step:
+            return {}
+        mine = {seat: handles for seat, handles in self.sealed[-len(self.step["seats"]):]}
+        return {"handles": {str(seat): list(mine[seat]) for seat in self.step["seats"]}}
+
     def _on_seal_commit(self, seat: int, body: dict[str, Any]) -> None:
         commitments = body["commitments"]
-        handles = self.step["handles"]
+        if "seats" in self.step:
+            place = self.step["first"] + self.step["seats"].index(seat)
+            count = len(commitments) if isinstance(commitments, dict) else 0
+            handles = [f"s{seat}-{place}.{i}" for i in range(count)]
+            if not 1 <= count <= MAX_SEALED:
+                raise CheatDetected(seat, f"committed to {count} slots; 1-{MAX_SEALED} expected")
+        else:
+            handles = self.step["handles"]
         if not isinstance(commitments, dict) or sorted(commitments) != sorted(handles):
             raise CheatDetected(seat, f"committed to slots {sorted(commitments)}, not to {handles}")
         for handle in handles:

@@ -136,16 +136,32 @@ class Participant:
             return None
         return "cup/commit", {"commitments": self.record.cups.commitments_for(request)}
 
-    def _act_seal(self, step: StepRecord) -> tuple[str, dict[str, JSON]] | None:
-        if step["seat"] != self.seat:
-            return None
-        handles = step["handles"]
+    def seal_now(self, handles: Sequence[str], values: Sequence[JSON]) -> Message:
+        """This seat's part of a simultaneous decision, chosen while its ``seal`` step is open: the
+        ``seal/commit`` to send at once (the step waits for every deciding seat, in any order)."""
+        step = self.record.step
+        if step.get("step") != Step.SEAL or "seats" not in step or (self.seat, "seal/commit") \
+                not in self.record.owed():
+            raise ProtocolViolation(f"seat {self.seat} is not to seal a choice now")
+        self.prepare_seal(handles, values)
+        body = self._commit(list(handles))
+        return self._message(step, "seal/commit", body)
+
+    def _commit(self, handles: list[str]) -> dict[str, JSON]:
+        """Commit to the prepared values under ``handles`` (each in its own slot)."""
         if sorted(self._pending_seal) != sorted(handles):
             raise ProtocolViolation(f"seat {self.seat} was given no values to seal in {handles}")
         commitments = {h: self._box.seal(h, self._pending_seal[h]) for h in handles}
         self.known.update(self._pending_seal)
         self._pending_seal = {}
-        return "seal/commit", {"commitments": commitments}
+        return {"commitments": commitments}
+
+    def _act_seal(self, step: StepRecord) -> tuple[str, dict[str, JSON]] | None:
+        if "seats" in step:
+            return None  # a simultaneous decision: each seat commits when it has chosen (seal_now)
+        if step["seat"] != self.seat:
+            return None
+        return "seal/commit", self._commit(step["handles"])
 
     def _act_prove(self, step: StepRecord) -> tuple[str, dict[str, JSON]] | None:
         if step["seat"] != self.seat:
