@@ -9,8 +9,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import subprocess
-import sys
 from collections import deque
 from collections.abc import Sequence
 from pathlib import Path
@@ -28,6 +26,7 @@ from atoll.registry import load_registry
 from atoll.table.audit import audit_log
 from tests.games import sealed_bids
 from tests.table.harness import Net, open_table
+from tests.table.test_loopback import host
 
 REGISTRY = load_registry(extra=[("sealed-bids", sealed_bids)])
 ROOT = Path(__file__).resolve().parents[2]
@@ -209,24 +208,15 @@ def install(site: Path) -> None:
 
 @pytest.mark.parametrize("seats", [2, 5])
 def test_bot_processes_bid_at_once_at_a_loopback_table_and_end_with_identical_logs_that_audit_clean(
-    seats: int, tmp_path: Path
+    seats: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     site = tmp_path / "site"
     install(site)
-    env = dict(os.environ, ATOLL_HOME=str(tmp_path / "home"), HOME=str(tmp_path),
-               PYTHONPATH=os.pathsep.join([str(site), str(ROOT)]))
-    command = [sys.executable, "-m", "atoll.cli.main", "host", "sealed_bids", "--variant", "short", "--seats",
-               str(seats), "--bots", str(seats), "--bot-kind", "random", "--headless", "--bind", "127.0.0.1",
-               "--no-announce", "--quiet"]
-    with subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                          start_new_session=True, cwd=tmp_path) as process:
-        try:
-            _, err = process.communicate(timeout=240)
-        finally:
-            if process.poll() is None:
-                os.killpg(process.pid, 9)  # the host and the bots it started
-                process.wait()
-    assert process.returncode == 0, err[-2000:]
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(site), str(ROOT)]))
+    monkeypatch.setenv("HOME", str(tmp_path))
+    done = host(tmp_path / "home", "sealed_bids", "--variant", "short", "--seats", str(seats), "--bots",
+                str(seats), "--bot-kind", "random")
+    assert done.returncode == 0, done.stderr[-2000:]
     logs = sorted((tmp_path / "home").rglob("log.jsonl"))
     assert len(logs) == seats + 1  # the host's copy and one per bot process
     assert len({log.read_bytes() for log in logs}) == 1
