@@ -240,8 +240,12 @@ class NetTable:
         now = engine.waiting()
         shown_away = self._away() if self._away is not None else ()
         away = [seat for seat in shown_away if seat != self.table.my_seat]
-        if now.owed:
+        if now.owed and not now.seats:
             return Waiting(None, self._owed_text(now) + self._away_text(now.owed, away), False)
+        others = [s for s in now.seats if s != self.table.my_seat]
+        if len(others) > 1 and now.seat in others:  # a simultaneous decision this seat has made already
+            names = ", ".join(self.names()[s] for s in others)
+            return Waiting(now.seat, f"{names} are making secret choices…", False, True)
         if now.seat is None:
             return Waiting(None, "the table is working…", False)
         name = self.names()[now.seat]

@@ -231,6 +231,7 @@ class Match:
         for decider in step.seats:
             self.ledger.record_seal(decider, self._together[decider], before)
             self.events.append({"seat": decider, "sealed": self._together[decider], "at_once": True})
+            self.before.append(before)  # every part is worded in the state the decision was made in
         self._together = {}
 
     def advance(self) -> Request:

@@ -52,7 +52,11 @@ from atoll.plugins.kiribati.state import copy_state
 KEEPS = [list(kept) for kept in combinations(CARDS, KEPT_CARDS)]
 #: The steps that come up at every turn, made once: each seat's decision, and rolling both dice (K6).
 DECISIONS = tuple(Decision(seat) for seat in range(len(COLOURS)))
-SECRET_DECISIONS = tuple(Decision(seat, secret=True) for seat in range(len(COLOURS)))
+#: K5: every seat keeps its cards at once; ``KEEPING[seats][turn]`` is the decision of the seats still to.
+KEEPING = tuple(
+    tuple(Decision.at_once(range(first, seats)) if first < seats else None for first in range(seats))
+    for seats in range(len(COLOURS) + 1)
+)
 ROLL = Chance(Roll(2, 6))
 #: What a die can show.
 FACES = range(1, 7)
@@ -80,7 +84,11 @@ def next_step(state: State) -> Step:
     phase = state["phase"]
     seat = actor(state)
     if seat is not None:
-        return SECRET_DECISIONS[seat] if phase == "keep" else DECISIONS[seat]
+        if phase == "keep":
+            keeping = KEEPING[state["seats"]][seat]
+            assert keeping is not None
+            return keeping
+        return DECISIONS[seat]
     if phase == "setup":
         return Chance(Pick(turtles.setup_faces(state)))
     if phase == "event":
@@ -94,9 +102,11 @@ def next_step(state: State) -> Step:
 
 def legal(state: State, seat: int, known: Knowledge) -> list[Action]:
     """Every legal action of ``seat`` now."""
+    phase = state["phase"]
+    if phase == "keep" and state["turn"] <= seat < state["seats"]:
+        return [{"secret": kept} for kept in KEEPS]  # K5: every seat that has not kept yet, at once
     if actor(state) != seat:
         return []
-    phase = state["phase"]
     if phase == "animals":
         out = animals.animal_moves(state, seat)
         out.append({"do": "done"})
@@ -106,8 +116,6 @@ def legal(state: State, seat: int, known: Knowledge) -> list[Action]:
             out.append({"do": "pass"})  # K13, K14: on a 5 or a 6 the player may leave the turtles be
     elif phase == "die":
         out = _dice(state)
-    elif phase == "keep":
-        return [{"secret": kept} for kept in KEEPS]
     elif phase == "answer":
         return cards.answers(state, seat, known)
     else:
@@ -209,6 +217,10 @@ def _face(value: object) -> bool:
 
 
 def _keep(state: State, seat: int, action: Action) -> State:
+    """K5: ``seat``'s kept cards, sealed. The engine hands every seat's in seat order once all have kept
+    (a simultaneous decision), naming the seat; keeping one seat after another reads the same."""
+    if action.get("seat", seat) != seat or set(action) - {"seat", "sealed"}:
+        raise IllegalAction(f"{action!r} is not seat {seat}'s sealed choice of cards to keep")
     sealed = action.get("sealed")
     if (
         not isinstance(sealed, list) or len(sealed) != KEPT_CARDS
