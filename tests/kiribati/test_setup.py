@@ -101,16 +101,16 @@ def test_red_starts() -> None:
 
 
 def test_each_player_secretly_keeps_four_of_six_cards() -> None:
-    """K5: a sealed choice among the fifteen sets of four, seat after seat, each set in card order."""
+    """K5: a sealed choice among the fifteen sets of four, every seat at once, each set in card order."""
     match = Match(GAME, GAME.configure(2, "family"), RiggedResolver(picks=[4, 4]))
     match.advance()
     match.advance()
-    assert match.step() == Decision(0, secret=True)
+    assert match.step() == Decision.at_once([0, 1])
     legal = match.legal_actions(0)
     assert legal == [{"secret": list(c)} for c in combinations(CARDS, 4)]
-    assert len(legal) == 15
+    assert len(legal) == 15 and match.legal_actions(1) == legal
     match.act(0, {"secret": ["feeding", "current", "clamp", "shark"]})
-    assert match.step() == Decision(1, secret=True)
+    assert match.waiting_for() == (1,)
     match.act(1, {"secret": ["rest", "current", "sleep", "shark"]})
     hand = match.state["hands"][0]
     assert len(hand) == 4
@@ -118,6 +118,19 @@ def test_each_player_secretly_keeps_four_of_six_cards() -> None:
     assert not set(hand) & set(match.known[1])  # blue does not know red's cards
     assert "feeding" not in str(match.state)  # the public state holds no kept face
     assert match.state["phase"] == "roll"
+
+
+def test_the_players_keep_their_cards_in_any_order() -> None:
+    """K5: blue may keep before red; the game is the same as when red keeps first."""
+    states = []
+    for order in ((0, 1), (1, 0)):
+        match = Match(GAME, GAME.configure(2, "family"), RiggedResolver(picks=[4, 4]))
+        match.advance()
+        match.advance()
+        for seat in order:
+            match.act(seat, {"secret": ["feeding", "current", "clamp", "shark"]})
+        states.append(match.state)
+    assert states[0] == states[1]
 
 
 def test_a_set_of_cards_to_keep_is_accepted_in_any_order() -> None:

@@ -79,7 +79,7 @@ def play_rotating(net: Net, max_rounds: int = 10_000) -> None:
             if observation is None:
                 continue
             if i not in bots:
-                kind = REGISTRY.bot("random", "sealed_bids")
+                kind = REGISTRY.bot("random", observation.game.info.name)
                 bots[i] = kind.make(observation.game, observation.seat, 7 + i)
             try:
                 net.send(i, peer.table.move(bots[i].choose(observation)))
@@ -228,4 +228,16 @@ def test_bot_processes_bid_at_once_at_a_loopback_table_and_end_with_identical_lo
             steps.setdefault(msg["n"], set()).add(msg["seat"])
     assert steps and all(seen == set(range(seats)) for seen in steps.values())
     report = audit_log(logs[0], REGISTRY.game, fingerprint)
+    assert report.clean, report.cheat
+
+
+def test_kiribati_players_keep_their_cards_in_one_seal_step_at_a_table(tmp_path: Path) -> None:
+    """K5: every player keeps four of six cards at once, committing in any order."""
+    net = open_table("kiribati", 3, "professional", registry=REGISTRY)
+    InOrder(net)
+    play_rotating(net)
+    assert len({tuple(e.to_bytes() for e in p.table.log.entries) for p in net.peers}) == 1
+    commits = [msg for _, msg in fair_messages(net) if msg["kind"] == "seal/commit"]
+    assert len({msg["n"] for msg in commits}) == 1 and sorted(msg["seat"] for msg in commits) == [0, 1, 2]
+    report = audit_log(write_log(net, tmp_path / "log.jsonl"), REGISTRY.game, fingerprint)
     assert report.clean, report.cheat
