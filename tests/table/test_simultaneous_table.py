@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from atoll_tools.soak import Crash, play_through_crashes
 
 import atoll.table.table as table_module
 from atoll.errors import Fault
@@ -241,3 +242,18 @@ def test_kiribati_players_keep_their_cards_in_one_seal_step_at_a_table(tmp_path:
     assert len({msg["n"] for msg in commits}) == 1 and sorted(msg["seat"] for msg in commits) == [0, 1, 2]
     report = audit_log(write_log(net, tmp_path / "log.jsonl"), REGISTRY.game, fingerprint)
     assert report.clean, report.cheat
+
+
+def test_seats_killed_mid_round_resume_seal_their_bids_again_and_the_game_finishes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A seat whose bid went out before it was killed seals it again from its sealed.jsonl; one killed
+    before it bid bids on resuming. Bot processes, SIGKILL, ``atoll join --resume``."""
+    site = tmp_path / "site"
+    install(site)
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(site), str(ROOT)]))
+    monkeypatch.setenv("HOME", str(tmp_path))
+    crashes = [Crash(1, 18, pause=0.3), Crash(2, 28, pause=0.3)]
+    outcome = play_through_crashes(tmp_path / "soak", "sealed_bids", 3, crashes, variant="short", timeout=240)
+    assert outcome.ok, outcome.problems
+    assert outcome.kills == 2 and outcome.resumes == 2

@@ -257,6 +257,11 @@ def cheating_participants(
         def receive(self, message: Any, **options: Any) -> list[Message]:
             return [m for out in super().receive(message, **options) for m in rewrites(self, out)]
 
+        def seal_now(self, handles: Sequence[str], values: Sequence[Any]) -> Message:
+            # a simultaneous decision's commitment leaves as the seat's own move, one message
+            (sent,) = rewrites(self, super().seal_now(handles, values))
+            return sent
+
     honest = Participant
 
     def participant(
