@@ -64,14 +64,17 @@ class Game(abc.ABC):
 
     @abc.abstractmethod
     def next(self, state: State) -> Step:
-        """What happens now: a :class:`Decision`, a :class:`Chance` request, or the :class:`End`."""
+        """What happens now: a :class:`Decision` (of one seat, or of several at once:
+        :meth:`Decision.at_once <atoll.types.Decision.at_once>`), a :class:`Chance` request, or the
+        :class:`End`. During a simultaneous decision it is not asked again until every seat has chosen."""
 
     @abc.abstractmethod
     def legal_actions(self, state: State, seat: int, known: Knowledge) -> list[Action]:
         """Every legal action of ``seat`` now, given the faces it privately ``known``s.
 
         An action that shows hidden cards lists them under ``"reveal"``
-        (handle -> face). Each action has a unique :meth:`describe` text.
+        (handle -> face). Each action has a unique :meth:`describe` text. At a simultaneous decision
+        it is asked for each deciding seat in the state the decision was made in.
         """
 
     @abc.abstractmethod
@@ -85,6 +88,10 @@ class Game(abc.ABC):
         An action that differs from a listed one only in which copy of an
         identical hidden card it shows (same :meth:`describe` text) may be
         accepted: nobody else can tell the copies apart.
+
+        A secret decision arrives as ``{"sealed": [handles]}``; each seat's part of a simultaneous
+        decision as ``{"seat": s, "sealed": [handles]}``, every seat in turn, in seat order, once the
+        last has chosen.
         """
 
     @abc.abstractmethod

@@ -111,3 +111,18 @@ def test_a_seat_the_host_shows_as_away_is_named_in_the_status() -> None:
         net.send(index, net.peers[index].session.hello())
     seen = source(net, 0, away=(1,))
     assert seen.waiting().text == "waiting for p1's greeting (p1 is away)"
+
+
+def test_at_a_simultaneous_decision_every_seat_is_asked_at_once_and_waits_only_for_the_others() -> None:
+    """Kiribati's K5: each player keeps four cards at once; one who has kept reads who still chooses."""
+    net = open_table("kiribati", 3, "professional")
+    for index in range(3):
+        net.send(index, net.peers[index].session.hello())
+    seen = [source(net, index) for index in range(3)]
+    for index in range(3):
+        now = seen[index].waiting()
+        assert now.seat == index and now.secret
+    keep = {"secret": ["feeding", "current", "clamp", "shark"]}
+    net.send(1, net.peers[1].table.move(keep))
+    assert seen[1].waiting().text == "red, green are making secret choices…"
+    assert seen[0].waiting().seat == 0 and seen[2].waiting().seat == 2
