@@ -73,15 +73,19 @@ class Net:
             for reply in self.peers[index].session.on_frame(data):
                 self.send(index, reply)
 
-    def run(self, max_rounds: int = 100_000) -> None:
-        """Play until every peer's table is over (bots choose)."""
+    def run(self, max_rounds: int = 100_000, *, rotate: bool = False) -> None:
+        """Play until every peer's table is over (bots choose). ``rotate``: the peers that owe a move are
+        asked from a peer one further each time, so that at a simultaneous decision every seat is the
+        first to choose in some round."""
         for i, _ in enumerate(self.peers):
             self.send(i, self.peers[i].session.hello())
-        for _ in range(max_rounds):
+        count = len(self.peers)
+        for turn in range(max_rounds):
             if all(p.table.over() for p in self.peers):
                 return
             moved = False
-            for i, peer in enumerate(self.peers):
+            for i in [(turn + k) % count if rotate else k for k in range(count)]:
+                peer = self.peers[i]
                 try:  # as the peer's loop does: a plugin failing on this machine makes its seat leave
                     observation = peer.session.owes_move()
                     if observation is not None:

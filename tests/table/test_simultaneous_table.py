@@ -18,7 +18,6 @@ import pytest
 from atoll_tools.soak import Crash, play_through_crashes
 
 import atoll.table.table as table_module
-from atoll.errors import Fault
 from atoll.fair.steps.history import StepRecord
 from atoll.fair.steps.messages import Message
 from atoll.fair.steps.seat import Participant
@@ -63,33 +62,9 @@ class InOrder:
             self._delivering = False
 
 
-def play_rotating(net: Net, max_rounds: int = 10_000) -> None:
-    """Play with random bots, the seats that owe a choice asked in an order that turns by one seat each
-    time, so that every seat is the first to bid in some round."""
-    for i, _ in enumerate(net.peers):
-        net.send(i, net.peers[i].session.hello())
-    bots: dict[int, Any] = {}
-    for turn in range(max_rounds):
-        if all(p.table.over() for p in net.peers):
-            return
-        moved = False
-        count = len(net.peers)
-        for i in [(turn + k) % count for k in range(count)]:
-            peer = net.peers[i]
-            observation = peer.session.owes_move()
-            if observation is None:
-                continue
-            if i not in bots:
-                kind = REGISTRY.bot("random", observation.game.info.name)
-                bots[i] = kind.make(observation.game, observation.seat, 7 + i)
-            try:
-                net.send(i, peer.table.move(bots[i].choose(observation)))
-            except Fault as exc:
-                net.send(i, peer.session.failed(exc))
-            moved = True
-        if not moved:
-            raise AssertionError("the table is stuck: nobody owes a move and the game is not over")
-    raise AssertionError("the game did not end")
+def play_rotating(net: Net) -> None:
+    """Play with random bots, the seats that owe a choice asked from one seat further each time."""
+    net.run(rotate=True)
 
 
 def fair_messages(net: Net) -> list[tuple[str, dict[str, Any]]]:
