@@ -329,9 +329,12 @@ def check_no_mutation(playout: Playout) -> None:
     every seat (views, legal actions, texts) at up to a few hundred steps.
     """
     viewed = {m.index for m in _spread(playout.moments, _VIEWED_MOMENTS)}
+    parts: list[State] = []  # a simultaneous decision: the states its parts were applied to so far
     for m in playout.moments:
         calls = _reading_calls(playout, m, every_seat=m.index in viewed)
-        if m.event is not None:
+        if m.event is not None and m.event.get("at_once"):
+            parts = _check_part(playout, m, parts)
+        elif m.event is not None:
             calls.append(_changing_call(playout.game, m.event))
         state = clone(m.state)
         for _, call in calls:
@@ -346,6 +349,21 @@ def check_no_mutation(playout: Playout) -> None:
                                        f"{_difference(m.state, state)}", m.index)
             raise playout.fail("no-mutation", "the calls together changed the state they were given: "
                                f"{_difference(m.state, state)}", m.index)
+
+
+def _check_part(playout: Playout, m: Moment, parts: list[State]) -> list[State]:
+    """``apply`` of one seat's part of a simultaneous decision, on the state the parts before it made
+    (the engine applies them one after another), leaves that state unchanged; the states so far."""
+    assert isinstance(m.step, Decision) and m.event is not None
+    state = m.state if not parts else parts[-1]
+    action = sealed_action(m.event)
+    given = clone(state)
+    after = playout.game.apply(given, clone(action))
+    if _differ(given, state):
+        raise playout.fail("no-mutation", f"apply({_short(action)}) changed the state it was given: "
+                           f"{_difference(state, given)}", m.index)
+    done = [*parts, after]
+    return [] if len(done) == len(m.step.seats) else done
 
 
 Call = tuple[str, Callable[[State], object]]
