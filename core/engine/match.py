@@ -50,8 +50,9 @@ class Match:
         self.ledger = Ledger()
         self.events: list[Event] = []
         self.before: list[State] = []
-        """The state before each event (``before[i]`` for ``events[i]``), to word the log from: states
-        are never changed in place, so this keeps references, not copies."""
+        """The state before each event (``before[i]`` for ``events[i]``; for each part of a simultaneous
+        decision, the state the decision was made in), to word the log from: states are never changed in
+        place, so this keeps references, not copies."""
         self._step: Step | None = None
         self._seals = 0
         # A simultaneous decision's choices so far: seat -> its handles, applied once every seat chose.
