@@ -362,8 +362,9 @@ def test_the_log_pane_sums_up_what_happened_since_your_last_move_a_line_a_seat()
 
     shown = asyncio.run(scenario())
     since = shown.index("since your last move:")
-    assert [line.split(":")[0] for line in shown[since + 1:]] == ["blue", "green", "yellow", "red"]
-    assert shown[since + 1] == "blue: made a secret choice"
+    # K5 is one simultaneous decision: every seat's choice is logged, in seat order, once all are in
+    assert [line.split(":")[0] for line in shown[since + 1:]] == ["red", "blue", "green", "yellow", "red"]
+    assert shown[since + 2] == "blue: made a secret choice"
     assert shown[-1].startswith("red: rolls ")
 
 
