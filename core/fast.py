@@ -138,6 +138,29 @@ class Simulator(abc.ABC):
     def code(self, state: State, action: Action) -> int:
         """The code of the full API's ``action``, legal in the public ``state`` (of the same game)."""
 
+    def estimate(self) -> Sequence[float] | None:
+        """How each seat stands here, as the game judges it: a number per seat in seat order, higher
+        better, on the game's own scale (a projected score, say). A search that stops a playout
+        early ranks the seats by it, as if the game ended with these scores. ``None`` (the default):
+        the game offers no judgement, and playouts go on to the end of the game."""
+        return None
+
+    def playout_seats(
+        self, choosers: Sequence[random.Random], max_steps: int = 100_000
+    ) -> tuple[Results | None, int]:
+        """:meth:`playout` with each seat's choices from its own generator (``choosers[seat]``, as
+        ``choosers[seat].choice(legal)`` picks): the games of the built-in random bots, one per seat,
+        which ``atoll sim`` plays. A simulator may override it to do the same faster."""
+        for steps in range(max_steps):
+            seat = self.seat()
+            if seat == OVER:
+                return self.results(), steps
+            legal = self.legal()
+            if not legal:
+                return None, steps
+            self.apply(choosers[seat].choice(legal))
+        return (self.results() if self.seat() == OVER else None), max_steps
+
     def playout(self, rng: random.Random, max_steps: int = 100_000) -> tuple[Results | None, int]:
         """Play on with uniformly random legal actions (``legal[rng.randrange(len(legal))]``) to the end:
         the results (``None`` if the game has not ended within ``max_steps`` decisions) and the number

@@ -35,7 +35,6 @@ from atoll.engine.local import LocalResolver
 from atoll.engine.loop import StuckGame, run
 from atoll.engine.match import Match
 from atoll.errors import MalformedInput
-from atoll.fast import OVER
 from atoll.game import Game
 from atoll.jsondata import JSON
 from atoll.randomness import Stream
@@ -110,16 +109,12 @@ def play_game(
         # The same generators as the random bots': Random(seed).choice(legal) picks the same index
         # from a list in the engine's order, so both paths play the same game.
         choosers = [random.Random(derive_seed(seed, index, seat)) for seat in range(seats)]
-        decisions = 0
-        while (seat := simulator.seat()) != OVER:
+        ended, decisions = simulator.playout_seats(choosers, max_steps)
+        if ended is None:
             if decisions >= max_steps:
                 raise StuckGame(f"{game.info.name}: no end after {max_steps} decisions")
-            legal = simulator.legal()
-            if not legal:
-                raise StuckGame(f"{game.info.name}: seat {seat} must decide but has no legal action")
-            simulator.apply(choosers[seat].choice(legal))
-            decisions += 1
-        results = simulator.results()
+            raise StuckGame(f"{game.info.name}: seat {simulator.seat()} must decide but has no legal action")
+        results = ended
     else:
         agents: list[Bot | None] = [None] * seats
         for position, kind in enumerate(kinds):

@@ -93,6 +93,8 @@ class HostPlan:
     choice existed resumes as opened, the ``open`` entry decides)."""
     stand_in: str | None = None
     """The kind of a bot stand-in this machine starts (a headless host without bots: it plays no seat)."""
+    think: float | None = None
+    """CPU seconds a decision for the search bots this host starts (``None``: their default)."""
 
 
 @dataclass(frozen=True)
@@ -362,9 +364,10 @@ async def _serve(
             big_screen = "" if page is None else screen_field(WebAddress.parse(str(plan.web)), page.port)
             announcer = await _announce(plan, table, port, server_keys[0].decode(), host_fp, big_screen)
         if plan.stand_in is not None and start_bots:  # first: it watches before the seats are taken
-            bots.append(_start_bot(profile.home, table_id, "stand-in", address, plan.stand_in, stand_in=True))
+            bots.append(_start_bot(profile.home, table_id, "stand-in", address, plan.stand_in, stand_in=True,
+                                   think=plan.think))
         for index in range(plan.bots if start_bots else 0):
-            bots.append(_start_bot(profile.home, table_id, index, address, plan.bot_kind))
+            bots.append(_start_bot(profile.home, table_id, index, address, plan.bot_kind, think=plan.think))
         person = not plan.headless and not plan.own_bot and not plan.quiet
         if person and (terminal is not None or full_screen()):
             ending = await play_on_screen(
@@ -445,26 +448,25 @@ def _lan_addresses() -> list[str]:
 
 
 def _start_bot(
-    home: Path, table_id: str, index: int | str, address: str, kind: str, *, stand_in: bool = False
+    home: Path, table_id: str, index: int | str, address: str, kind: str, *, stand_in: bool = False,
+    think: float | None = None,
 ) -> subprocess.Popen[bytes]:
     """Start one bot peer as its own process, with its own identity under the host's data directory;
     ``stand_in``: it watches, and takes over a seat whose player leaves."""
     env = dict(os.environ, ATOLL_HOME=str(home / "bots" / f"{table_id}-{index}"))
-    name = "stand-in bot" if stand_in else f"bot {int(index) + 1}"
-    command = [
-        sys.executable,
-        "-m",
-        "atoll.cli.main",
-        "join",
-        "--address",
-        address,
-        "--stand-in" if stand_in else "--bot",
-        kind,
-        "--name",
-        name,
-        "--quiet",
-    ]
+    command = bot_command(index, address, kind, stand_in=stand_in, think=think)
     return subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL)
+
+
+def bot_command(
+    index: int | str, address: str, kind: str, *, stand_in: bool = False, think: float | None = None
+) -> list[str]:
+    """The command line of a bot peer: ``atoll join`` at ``address`` as a bot (or a stand-in) of ``kind``,
+    a search bot thinking ``think`` seconds a decision when given."""
+    name = "stand-in bot" if stand_in else f"bot {int(index) + 1}"
+    command = [sys.executable, "-m", "atoll.cli.main", "join", "--address", address,
+               "--stand-in" if stand_in else "--bot", kind, "--name", name, "--quiet"]
+    return command + (["--think", repr(think)] if think is not None else [])
 
 
 def _stop(processes: list[subprocess.Popen[bytes]]) -> None:

@@ -44,6 +44,13 @@ DEFAULT_ITERATIONS = 200
 DEFAULT_STEP_BUDGET = 25_000
 #: A playout longer than this is cut off and scored as a draw among all seats.
 DEFAULT_PLAYOUT_STEPS = 500
+#: CPU seconds a decision of the ``search`` bot kind (``--think``): about what a person waits for.
+DEFAULT_THINK = 1.0
+#: Random decisions a playout plays before it asks the game's :meth:`~atoll.fast.Simulator.estimate`,
+#: where the game offers one (0: judge the new leaf at once; a game's random moves mostly spoil it).
+DEFAULT_HORIZON = 0
+#: A playout's length limit when the bot is given time: long enough for any game to end.
+WHOLE_GAME = 1_000_000
 #: The UCB exploration constant, for rewards in [0, 1].
 DEFAULT_EXPLORATION = 0.7
 #: The part of a reward that goes to the score's place rather than to the win itself.
@@ -80,10 +87,19 @@ def rewards(results: Results, seats: int, margin_weight: float) -> list[float]:
     the game's lowest and highest, so among moves that win equally often the
     bigger win (or the smaller loss) is preferred.
     """
-    winners = results.winners
+    return _shares(results.winners, results.scores, seats, margin_weight)
+
+
+def standing_rewards(standing: Sequence[float], seats: int, margin_weight: float) -> list[float]:
+    """Each seat's reward in ``[0, 1]`` from a game's :meth:`~atoll.fast.Simulator.estimate`, scored
+    as :func:`rewards` would score a game that ended with those scores: the leaders share the win."""
+    best = max(standing[:seats])
+    return _shares(tuple(s for s in range(seats) if standing[s] == best), standing, seats, margin_weight)
+
+
+def _shares(winners: Sequence[int], scores: Sequence[float], seats: int, margin_weight: float) -> list[float]:
     share = 1.0 / len(winners) if winners else 0.0
     out = [share if seat in winners else 0.0 for seat in range(seats)]
-    scores = results.scores
     if margin_weight and len(scores) >= seats:
         low, high = min(scores), max(scores)
         spread = high - low
@@ -114,14 +130,15 @@ class SearchBot:
         margin_weight: float = DEFAULT_MARGIN_WEIGHT,
         seconds: float | None = None,
         fast: bool = True,
+        horizon: int = DEFAULT_HORIZON,
         clock: Callable[[], float] = time.process_time,
     ) -> None:
         if seconds is not None and seconds <= 0:
             raise ValueError(f"a search needs a positive time budget, not {seconds}")
         if iterations < 1:
             raise ValueError(f"a search needs at least one iteration, not {iterations}")
-        if step_budget < 1 or playout_steps < 1:
-            raise ValueError("a search needs a positive step budget and playout length")
+        if step_budget < 1 or playout_steps < 1 or horizon < 0:
+            raise ValueError("a search needs a positive step budget and playout length, and a horizon >= 0")
         self.iterations = iterations
         self.step_budget = step_budget
         self.playout_steps = playout_steps
@@ -129,6 +146,7 @@ class SearchBot:
         self.margin_weight = margin_weight
         self.seconds = seconds
         self.fast = fast
+        self.horizon = horizon
         #: Iterations the latest search ran.
         self.last_iterations = 0
         self._clock = clock
@@ -155,22 +173,25 @@ class SearchBot:
         timed = self.seconds is not None and iterations is None
         budget = self.iterations if iterations is None else iterations
         clock = _Deadline(self._clock, self.seconds if timed else None)
+        # a bot given time plays every playout to the game's end (or to the game's judgement)
+        playout_steps = WHOLE_GAME if timed else self.playout_steps
         first = sampler.simulator(self._rng) if self.fast else None
         keys: Sequence[Hashable] = texts
         spent = done = 0
         if first is None:
             while timed or done < budget:
                 world = sampler.world(self._rng)
-                self._iterate(world, root, legal, texts, seats)
+                self._iterate(world, root, legal, texts, seats, playout_steps)
                 done += 1
                 spent += world.steps
                 if (spent >= self.step_budget and not timed) or clock.passed(done):
                     break
         else:
             keys = [first.code(state, action) for action in legal]
+            judged = first.estimate() is not None
             simulator = first
             while timed or done < budget:
-                spent += self._iterate_simulated(simulator, root, seats)
+                spent += self._iterate_simulated(simulator, root, seats, playout_steps, judged)
                 done += 1
                 if (spent >= self.step_budget and not timed) or clock.passed(done):
                     break
@@ -188,11 +209,16 @@ class SearchBot:
             out.append(MoveStats(action, text, visits, mean))
         return out
 
-    def _iterate_simulated(self, simulator: Simulator, root: _Node, seats: int) -> int:
-        """One iteration in a simulated world (keyed by codes); returns the decisions it played."""
+    def _iterate_simulated(
+        self, simulator: Simulator, root: _Node, seats: int, playout_steps: int, judged: bool
+    ) -> int:
+        """One iteration in a simulated world (keyed by codes); returns the decisions it played.
+        Where the game ``judged`` positions (:meth:`Simulator.estimate`), a new leaf is played on for
+        the bot's horizon and then judged; else it is played out."""
         node = root
         path: list[tuple[_Node, int]] = []
         results: Results | None = None
+        standing: Sequence[float] | None = None
         steps = 0
         while True:
             seat = simulator.seat()
@@ -208,10 +234,17 @@ class SearchBot:
             path.append((child, seat))
             node = child
             if fresh:
-                results, played = simulator.playout(self._rng, self.playout_steps)
+                results, played = simulator.playout(self._rng, self.horizon if judged else playout_steps)
                 steps += played
+                if results is None and judged:
+                    standing = simulator.estimate()
                 break
-        scored = rewards(results, seats, self.margin_weight) if results else [1.0 / seats] * seats
+        if results is not None:
+            scored = rewards(results, seats, self.margin_weight)
+        elif standing is not None:
+            scored = standing_rewards(standing, seats, self.margin_weight)
+        else:
+            scored = [1.0 / seats] * seats
         for child, seat in path:
             child.visits += 1
             child.total += scored[seat] if seat < seats else 0.0
@@ -243,7 +276,8 @@ class SearchBot:
         return best_code, best_child, False
 
     def _iterate(
-        self, world: World, root: _Node, root_legal: list[Action], root_texts: list[str], seats: int
+        self, world: World, root: _Node, root_legal: list[Action], root_texts: list[str], seats: int,
+        playout_steps: int,
     ) -> None:
         """One iteration: select and expand down the tree in ``world``, play out, back up."""
         game = world.game
@@ -269,7 +303,7 @@ class SearchBot:
             path.append((child, step.seat))
             node = child
             if fresh:
-                results = world.playout(self.playout_steps)
+                results = world.playout(playout_steps)
                 break
         # a playout cut off (or a seat left without moves) counts as a draw among all seats
         scored = rewards(results, seats, self.margin_weight) if results else [1.0 / seats] * seats
@@ -366,3 +400,18 @@ def search_kind(iterations: int = DEFAULT_ITERATIONS) -> BotKind:
 
 def _make_budgeted_search_bot(game: Game, seat: int, seed: int, *, iterations: int) -> SearchBot:
     return SearchBot(seed, iterations=iterations)
+
+
+def thinking_kind(seconds: float) -> BotKind:
+    """The ``search`` bot kind thinking ``seconds`` of CPU time a decision (``--think``), however many
+    iterations that is: as strong as the machine allows, and no longer reproducible from a seed."""
+    if not seconds > 0:
+        raise ValueError(f"a search needs a positive time budget, not {seconds}")
+    return BotKind(
+        "search", f"{SEARCH_SUMMARY} ({seconds:g} s a decision)",
+        functools.partial(_make_thinking_search_bot, seconds=seconds),
+    )
+
+
+def _make_thinking_search_bot(game: Game, seat: int, seed: int, *, seconds: float) -> SearchBot:
+    return SearchBot(seed, seconds=seconds)

@@ -11,7 +11,14 @@ from __future__ import annotations
 import argparse
 import sys
 
-from atoll.cli.common import add_game_arguments, game_name, registry, variant_name
+from atoll.cli.common import (
+    add_game_arguments,
+    add_think_argument,
+    game_name,
+    registry,
+    use_think,
+    variant_name,
+)
 from atoll.errors import AtollError
 from atoll.registry import Registry
 
@@ -28,6 +35,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--bot-kind", metavar="KIND", help="the kind of those bots (default: the game's own bot, else random)"
     )
     parser.add_argument("--bot", metavar="KIND", help="a bot of KIND plays the host's own seat")
+    add_think_argument(parser)
     parser.add_argument("--name", metavar="TABLE", help="the table's name, as the lobby shows it")
     parser.add_argument("--player", metavar="NAME", help="your name at the table (remembered)")
     parser.add_argument(
@@ -101,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
     from atoll.net.identity import MAX_NAME_LENGTH, check_name, login_name, open_profile
     from atoll.paths import data_root
 
-    found = registry(quiet=args.quiet)
+    found = use_think(registry(quiet=args.quiet), args.think)
     if args.turn_time is not None and not args.turn_time > 0:
         raise AtollError(f"--turn-time is a number of seconds above 0, not {args.turn_time:g}")
     if not 1 <= args.host_timeout <= 3600:
@@ -165,6 +173,7 @@ def run(args: argparse.Namespace) -> int:
         web=_web(args.web),
         on_leave=args.on_leave,
         stand_in=args.stand_in,
+        think=args.think,
     )
     try:
         return eventloop.run(host_table(plan, found, profile))

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from atoll.cli.common import registry
+from atoll.cli.common import add_think_argument, registry, use_think
 from atoll.errors import AtollError
 
 if TYPE_CHECKING:
@@ -34,6 +34,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--bot", metavar="KIND", help="a bot of KIND plays the seat (exits 0 when the game ends)"
     )
+    add_think_argument(parser)
     parser.add_argument("--spectate", action="store_true", help="watch the game; take no seat")
     parser.add_argument(
         "--stand-in",
@@ -119,7 +120,8 @@ async def _join(args: argparse.Namespace, state: JoinState) -> int | HostChoice:
     if args.resume or args.leave:
         profile = open_profile(data_root(), name=args.name, fallback_name=login_name("player"))
         return await resume_join(
-            args.table, registry(quiet=args.quiet), profile, quiet=args.quiet, leave=args.leave, state=state
+            args.table, use_think(registry(quiet=args.quiet), args.think), profile, quiet=args.quiet,
+            leave=args.leave, state=state,
         )
     if args.address is None and args.table is None:
         if not args.json and not args.quiet and full_screen():
@@ -129,7 +131,7 @@ async def _join(args: argparse.Namespace, state: JoinState) -> int | HostChoice:
     # a stand-in watches, with the bot (or the person, "person") that plays a seat handed over to it
     bot, spectate = (args.stand_in, True) if args.stand_in else (args.bot, args.spectate)
     plan = await plan_to(args, profile, bot=bot, spectate=spectate)
-    return await join_table(plan, registry(quiet=args.quiet), profile, state=state)
+    return await join_table(plan, use_think(registry(quiet=args.quiet), args.think), profile, state=state)
 
 
 async def plan_to(args: argparse.Namespace, profile: Profile, *, bot: str | None, spectate: bool) -> JoinPlan:

@@ -18,7 +18,15 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from atoll.cli.common import add_game_arguments, atoll_command, game_name, registry, variant_name
+from atoll.cli.common import (
+    add_game_arguments,
+    add_think_argument,
+    atoll_command,
+    game_name,
+    registry,
+    use_think,
+    variant_name,
+)
 from atoll.engine.series import Series
 from atoll.errors import AtollError
 from atoll.registry import Registry
@@ -71,6 +79,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--match", type=int, default=1, metavar="N",
                         help="play a match of N games with the same people, each seat's scores added "
                              "up (default: 1, a single game)")
+    add_think_argument(parser)
     parser.add_argument("--bot-delay", type=_seconds, default=BOT_DELAY, metavar="SECONDS",
                         help=f"pause after each bot move, to follow it (default: {BOT_DELAY}; 0: none)")
 
@@ -92,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
         from atoll.net.identity import check_name
 
         args.name = check_name(args.name, "your name (--name)")
-    found = registry()
+    found = use_think(registry(), args.think)
     if args.match < 1:
         raise AtollError(f"--match {args.match}: a match is at least one game")
     if args.match > 1 and args.resume is not None:

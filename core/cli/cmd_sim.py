@@ -10,7 +10,15 @@ from collections.abc import Callable
 from typing import TextIO
 
 from atoll.bots.search import DEFAULT_ITERATIONS, search_kind
-from atoll.cli.common import add_game_arguments, game_name, registry, variant_name
+from atoll.cli.common import (
+    add_game_arguments,
+    add_think_argument,
+    game_name,
+    registry,
+    use_think,
+    variant_name,
+)
+from atoll.errors import AtollError
 from atoll.sim import LOCAL_RAY, bot_kinds, default_workers, simulate, summary
 
 HELP = "play many bot-only games of a game and print wins per seat, mean length and games per second"
@@ -34,6 +42,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"iterations per decision of the search bot (default: {DEFAULT_ITERATIONS}); "
         "fewer make it weaker and faster, for long evaluations",
     )
+    add_think_argument(parser, default=None)
     parser.add_argument(
         "--workers", type=positive, default=default_workers(), metavar="N",
         help="play the games in N processes (default: every core, here %(default)s); "
@@ -100,7 +109,11 @@ def run(args: argparse.Namespace) -> int:
     game = found.game(game_name(found, args.game))
     config = game.configure(args.seats, variant_name(game.info.variants, args.variant))
     names = [name.strip() for name in args.bots.split(",") if name.strip()]
-    kinds = bot_kinds(found, game.info.name, names, config.seats)
+    if args.think is not None and args.search_iterations is not None:
+        raise AtollError("--think gives the search bot a time, --search-iterations a number of iterations: "
+                         "choose one")
+    # a bot given time plays as far as the machine lets it: the tally no longer follows from the seed
+    kinds = bot_kinds(use_think(found, args.think), game.info.name, names, config.seats)
     if args.search_iterations is not None:
         searching = search_kind(args.search_iterations)
         kinds = [searching if kind.name == "search" else kind for kind in kinds]
@@ -112,6 +125,8 @@ def run(args: argparse.Namespace) -> int:
         out = report.to_json()
         if args.search_iterations is not None:
             out["search_iterations"] = args.search_iterations
+        if args.think is not None:
+            out["think"] = args.think
         print(json.dumps(out))
     else:
         print(summary(report, game.seat_names(config)))

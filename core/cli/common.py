@@ -34,6 +34,41 @@ def add_game_arguments(parser: argparse.ArgumentParser, *, optional_game: bool =
     parser.add_argument("--seats", type=int, help="how many seats (default: the fewest the game takes)")
 
 
+#: CPU seconds a decision of the search bot where people wait for it (``--think``); the same as
+#: :data:`atoll.bots.search.DEFAULT_THINK`, kept here so that ``atoll --help`` imports no search.
+THINK = 1.0
+
+
+def add_think_argument(parser: argparse.ArgumentParser, default: float | None = THINK) -> None:
+    """``--think SECONDS``: how long the search bot thinks a decision, wherever a bot kind is chosen."""
+    said = f"default: {default:g}" if default is not None else "default: a fixed number of iterations"
+    parser.add_argument(
+        "--think", type=think_seconds, default=default, metavar="SECONDS",
+        help=f"CPU seconds the search bot thinks a decision ({said}); other bot kinds keep their own pace",
+    )
+
+
+def think_seconds(text: str) -> float:
+    """An argparse type: a think time in seconds, above 0 and at most an hour."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds (try 1 or 0.5)") from None
+    if not 0 < value <= 3600:
+        raise argparse.ArgumentTypeError(f"{text} seconds is not above 0 and at most 3600")
+    return value
+
+
+def use_think(found: Registry, seconds: float | None) -> Registry:
+    """``found`` with its ``search`` bot kind thinking ``seconds`` a decision (unchanged for ``None``,
+    or when no search kind is installed)."""
+    if seconds is not None and "search" in found.bots:
+        from atoll.bots.search import thinking_kind
+
+        found.bots["search"] = thinking_kind(seconds)
+    return found
+
+
 def game_name(found: Registry, typed: str) -> str:
     """The installed game ``typed`` names, ignoring case (``Kariba`` is ``kariba``); the typed name
     itself when none fits, so the registry's error lists the installed games."""

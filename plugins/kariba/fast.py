@@ -10,6 +10,7 @@ draw pile is the shuffled faces, top first. Codes: ``8 * animal + count`` plays
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from atoll import Action, Config, Results, State
@@ -141,7 +142,7 @@ class KaribaSimulator(Simulator):
     def playout(self, rng: random.Random, max_steps: int = 100_000) -> tuple[Results | None, int]:
         """Random plays to the end, picking a play without building the legal list."""
         if not self.experienced:
-            return self._standard_playout(rng, max_steps)
+            return self._standard_playout([rng.randrange] * self.seats, max_steps)
         randrange = rng.randrange
         for steps in range(max_steps):
             phase = self.phase
@@ -163,10 +164,21 @@ class KaribaSimulator(Simulator):
                 self.apply(legal[randrange(len(legal))])
         return (self.results() if self.phase == _OVER else None), max_steps
 
-    def _standard_playout(self, rng: random.Random, max_steps: int) -> tuple[Results | None, int]:
-        """:meth:`playout` without face-up cards: the rules of :meth:`_play` and :meth:`_continue_turn`
-        in one loop over local names, since random playouts are what searches and benchmarks run."""
-        randrange = rng.randrange
+    def playout_seats(
+        self, choosers: Sequence[random.Random], max_steps: int = 100_000
+    ) -> tuple[Results | None, int]:
+        """Each seat's random plays from its own generator (what ``atoll sim`` plays), to the end."""
+        if not self.experienced:
+            return self._standard_playout([chooser.randrange for chooser in choosers], max_steps)
+        return super().playout_seats(choosers, max_steps)
+
+    def _standard_playout(
+        self, picks: Sequence[Callable[[int], int]], max_steps: int
+    ) -> tuple[Results | None, int]:
+        """:meth:`playout` without face-up cards, seat ``s`` picking with ``picks[s]``: the rules of
+        :meth:`_play` and :meth:`_continue_turn` in one loop over local names, since random playouts
+        are what searches, simulations and benchmarks run. ``picks[s](n)`` picks the ``n``-th play as
+        ``Random.randrange`` (and so ``Random.choice`` over the legal list) would."""
         hands, held, hole, won, deck = self.hands, self.held, self.hole, self.won, self.deck
         seats, top, seat = self.seats, self.top, self.turn
         steps = 0
@@ -176,7 +188,7 @@ class KaribaSimulator(Simulator):
                 return None, steps
             steps += 1
             hand = hands[seat]
-            pick = randrange(held[seat])
+            pick = picks[seat](held[seat])
             animal = MOUSE
             while pick >= hand[animal]:
                 pick -= hand[animal]

@@ -14,6 +14,7 @@ import random
 
 from atoll import JSON, Action, Config, Results, State
 from atoll.fast import OVER, Draws, Position, RandomDraws, Simulator
+from atoll.plugins.kiribati.bot_eval import DEFAULT_WEIGHTS, progress_by_seat
 from atoll.plugins.kiribati.fast_codes import (
     ANIMALS_STEP,
     ANSWER,
@@ -267,6 +268,11 @@ class KiribatiSimulator(FastTurns, Simulator):
             elif place == 24:
                 steps += 5
         return steps
+
+    def estimate(self) -> list[float]:
+        """Each seat's progress as the Kiribati bot judges it (:mod:`~atoll.plugins.kiribati.bot_eval`):
+        its animals by how far north they stand, less what they risk, plus its kept cards."""
+        return progress_by_seat(self.state, 0, self.faces, DEFAULT_WEIGHTS)
 
     def copy(self, draws: Draws | None = None) -> KiribatiSimulator:
         """An independent copy at the same point."""

@@ -22,6 +22,7 @@ import random
 from atoll import Action, Config, Results, State
 from atoll.fast import OVER, Draws, Position, Simulator
 from atoll.plugins.survival.board import FIXED, NEIGHBOURS, PLACES
+from atoll.plugins.survival.bot import HUNT_WEIGHT, reach_chance
 from atoll.plugins.survival.meta import ANIMALS, OBSTACLES, POINTS, ROUND_LIMIT, SNAKE
 from atoll.plugins.survival.obstacles import layouts
 from atoll.plugins.survival.turn import corners, placer
@@ -67,6 +68,21 @@ _CODE = {(n, PLACES[at], turn): code for code, (n, at, turn) in _OBSTACLE_OF.ite
 _POSITION = {n: {(at, turn): i for i, (_, at, turn, _) in enumerate(found)} for n, found in _LAYOUTS.items()}
 # The phases the simulator stops in: always at a decision, or over.
 _PLACE, _ASSIGN, _MOVE, _OVER = 0, 1, 2, 3
+
+
+def _distances(start: int, blocked: set[int]) -> dict[int, int]:
+    """Steps from ``start`` to every place within a die's reach (6) that it can reach around ``blocked``."""
+    seen = {start: 0}
+    frontier = [start]
+    for steps in range(1, 7):
+        after = []
+        for place in frontier:
+            for nxt in _NEIGHBOURS[place]:
+                if nxt not in blocked and nxt not in seen:
+                    seen[nxt] = steps
+                    after.append(nxt)
+        frontier = after
+    return seen
 
 
 def _has_path(place: int, blocked: set[int], seen: set[int], need: int) -> bool:
@@ -200,6 +216,30 @@ class SurvivalSimulator(Simulator):
         keys = list(zip(scores, kept, strict=True))
         best = max(keys)
         return Results(tuple(scores), tuple(s for s, key in enumerate(keys) if key == best))
+
+    def estimate(self) -> list[float]:
+        """Each seat's points as the Survival bot weighs a position: the prey its predator caught, its
+        prey on the board each by the chance that no other predator reaches it next turn (around the
+        obstacles, with the better of two dice), the prey it has still to place, and a quarter of
+        the richest prey its own predator may reach."""
+        blocked = self.walls | _FIXED
+        reach = [_distances(p, blocked) if p >= 0 else {} for p in self.predators]
+        out: list[float] = []
+        for seat in range(self.seats):
+            value = float(self.points[seat]) + sum(_POINTS[a] for a in self.unplaced[seat])
+            for animal, place in self.prey[seat].items():
+                safe = 1.0
+                for other, steps in enumerate(reach):
+                    if other != seat and place in steps:
+                        safe *= 1.0 - reach_chance(steps[place])
+                value += _POINTS[animal] * safe
+            mine = reach[seat]
+            value += HUNT_WEIGHT * max(
+                (_POINTS[a] * reach_chance(mine[place]) for other, prey in enumerate(self.prey) if other != seat
+                 for a, place in prey.items() if place in mine), default=0.0,
+            )
+            out.append(value)
+        return out
 
     def copy(self, draws: Draws | None = None) -> SurvivalSimulator:
         """An independent copy, rolling its dice from ``draws`` (default: this one's)."""

@@ -29,12 +29,16 @@ shared machine skews neither the rates nor their ratios.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import inspect
 import json
 import random
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import TextIO
 
 from atoll.bots.random_bot import RandomBot
@@ -257,6 +261,59 @@ def kariba_rates(game: Game, seconds: float) -> dict[str, float]:
     }, seconds)
 
 
+#: The files of metaxnet/kariba (github.com/metaxnet/kariba) its bare engine needs.
+METAXNET_FILES = ("kariba.py", "DefaultPlayers.py", "KaribaPlayer.py")
+#: Games of a measured chunk: ``atoll sim`` is timed as a whole simulation of this many games.
+SIM_CHUNK = 50
+
+
+def metaxnet_engine(source: Path, into: Path) -> Callable[[], object]:
+    """metaxnet/kariba's ``game_manager`` between two of its ``RandomPlayer``s (one random 2-seat game),
+    from ``source``: a checkout of the repository or its git directory (whose files are copied to
+    ``into`` first). It is run from there as it is, never copied into atoll."""
+    if all((source / name).is_file() for name in METAXNET_FILES):
+        folder = source
+    else:
+        for name in METAXNET_FILES:
+            shown = subprocess.run(["git", "--git-dir", str(source), "show", f"HEAD:{name}"],
+                                   capture_output=True, check=False)
+            if shown.returncode != 0:
+                raise AtollError(f"{source}: neither a checkout nor the git directory of metaxnet/kariba "
+                                 f"(no {name}); git clone https://github.com/metaxnet/kariba")
+            (into / name).write_bytes(shown.stdout)
+        folder = into
+    sys.path.insert(0, str(folder))
+    try:
+        spec = importlib.util.spec_from_file_location("metaxnet_kariba", folder / "kariba.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(folder))
+    players = (module.RandomPlayer("A"), module.RandomPlayer("B"))
+    return lambda: module.game_manager(*players)
+
+
+def sim_against_metaxnet(game: Game, source: Path, seconds: float) -> dict[str, float]:
+    """2-seat Kariba random games a CPU second through ``atoll sim --workers 1`` (:func:`simulate`, a
+    chunk of :data:`SIM_CHUNK` games at a time, start-up excluded) and in metaxnet/kariba's bare engine,
+    alternating."""
+    config = game.configure(2, "standard")
+    kinds = [load_registry().bot("random", game.info.name)] * 2
+    with tempfile.TemporaryDirectory() as folder:
+        bare = metaxnet_engine(source, Path(folder))
+
+        def theirs(index: int) -> None:
+            for _ in range(SIM_CHUNK):
+                bare()
+
+        rates = _alternate({
+            "sim": lambda index: simulate(game, config, kinds, games=SIM_CHUNK, seed=index, workers=1),
+            "metaxnet": theirs,
+        }, seconds)
+    return {name: rate * SIM_CHUNK for name, rate in rates.items()}
+
+
 def workers_times(game: Game, seconds: float) -> tuple[int, float, float] | None:
     """Wall time of one simulation of random games with one worker and with two, and how many games
     (``None`` if this atoll's simulation takes no workers)."""
@@ -283,10 +340,20 @@ def _target(name: str, what: str, figure: float, baseline: float, wanted: float)
             "ratio": round(ratio, 2), "wanted": wanted, "met": ratio >= wanted}
 
 
-def targets(games: dict[str, Game], seconds: float, progress: TextIO) -> list[dict[str, JSON]]:
-    """Issue 16's targets, each a figure against a baseline measured here (absent games are skipped)."""
+def targets(
+    games: dict[str, Game], seconds: float, progress: TextIO, metaxnet: Path | None = None
+) -> list[dict[str, JSON]]:
+    """Issues 16's and 32's targets, each a figure against a baseline measured here (absent games are
+    skipped, and the comparison with metaxnet/kariba without ``metaxnet``)."""
     out: list[dict[str, JSON]] = []
     kariba, kiribati = games.get("kariba"), games.get("kiribati")
+    if kariba is not None and metaxnet is not None:
+        print("targets: Kariba through atoll sim --workers 1 and in metaxnet/kariba's engine ...",
+              file=progress, flush=True)
+        rates = sim_against_metaxnet(kariba, metaxnet, seconds)
+        out.append(_target("kariba_sim_vs_metaxnet", "2-seat random games a CPU second: atoll sim "
+                           "--workers 1 / metaxnet/kariba's bare engine", rates["sim"], rates["metaxnet"],
+                           1.5))
     if kariba is not None:
         print("targets: Kariba on the fast path, in a minimal engine, through the engine ...",
               file=progress, flush=True)
@@ -317,7 +384,9 @@ def targets(games: dict[str, Game], seconds: float, progress: TextIO) -> list[di
     return out
 
 
-def bench(names: Sequence[str] | None, seconds: float, progress: TextIO) -> dict[str, JSON]:
+def bench(
+    names: Sequence[str] | None, seconds: float, progress: TextIO, metaxnet: Path | None = None
+) -> dict[str, JSON]:
     """Measure every installed game (or those ``names``d): figures by game name, and the targets."""
     found = load_registry()
     for problem in found.problems:
@@ -336,7 +405,7 @@ def bench(names: Sequence[str] | None, seconds: float, progress: TextIO) -> dict
         print(f"{name}: search iterations ...", file=progress, flush=True)
         figures.update(measure_search(game, config, seconds))
         out[name] = {"seats": config.seats, "variant": config.variant, **figures}
-    return {"games": out, "targets": targets(games, seconds, progress)}
+    return {"games": out, "targets": targets(games, seconds, progress, metaxnet)}
 
 
 def table(report: dict[str, JSON]) -> str:
@@ -361,7 +430,11 @@ def table(report: dict[str, JSON]) -> str:
         mark = "met" if target["met"] else "NOT MET"
         lines.append(f"{target['target']:<24} {target['ratio']:>7}x (wanted {target['wanted']}x, {mark}): "
                      f"{target['what']}: {target['figure']} / {target['baseline']}")
-    lines.append("the search bot's duel at a time budget: scripts/bench engine --duel 200 (by hand)")
+    if not any(target["target"] == "kariba_sim_vs_metaxnet" for target in found):
+        lines.append("kariba_sim_vs_metaxnet: not measured; --metaxnet PATH (a clone of "
+                     "github.com/metaxnet/kariba, or its git directory) measures it")
+    lines.append("the search bot's duel at a time budget: scripts/bench engine --duel 200 (by hand); "
+                 "the bots' matches: scripts/bench bots")
     return "\n".join(lines)
 
 
@@ -390,10 +463,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--kit", metavar="GAME",
                         help="instead: the kit's fast-path check on many games of GAME (--games N a "
                              "variant and seat count)")
+    parser.add_argument("--metaxnet", type=Path, metavar="PATH",
+                        help="also time atoll sim against metaxnet/kariba's bare engine, run from PATH (a "
+                             "clone of github.com/metaxnet/kariba, or its git directory)")
     args = parser.parse_args(arguments)
     names = [n.strip() for n in args.games.split(",") if n.strip()] if args.games else None
     try:
-        figures = bench(names, args.seconds, sys.stderr)
+        figures = bench(names, args.seconds, sys.stderr, args.metaxnet)
     except AtollError as exc:
         print(f"bench engine: {exc}", file=sys.stderr)
         return 2

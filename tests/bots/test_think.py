@@ -1,0 +1,77 @@
+"""The search bot given time (`--think`): it keeps to its budget in every game, and the time changes
+nothing about what it may see."""
+
+from __future__ import annotations
+
+import itertools
+import time
+
+import pytest
+
+from atoll.bots.search import SearchBot, standing_rewards, thinking_kind
+from atoll.engine import LocalResolver, Match, observe
+from atoll.engine.observation import Observation
+from atoll.registry import Registry, load_registry
+from atoll.types import Chance, Decision
+from tests.bots.test_search import guess_match
+from tests.games import highcard
+
+#: The budget of the suite's check, and how far from it a decision may end (issue 32).
+BUDGET = 0.2
+TOLERANCE = 0.2
+
+
+@pytest.fixture(scope="module")
+def found() -> Registry:
+    return load_registry(extra=[("highcard", highcard)])
+
+
+def a_decision_with_a_choice(found: Registry, name: str, seats: int = 3, seed: int = 4) -> Observation:
+    """The first decision of a seeded game of ``name`` at which the seat has more than one move."""
+    game = found.game(name)
+    match = Match(game, game.configure(seats), LocalResolver(seed))
+    while True:
+        step = match.step()
+        if isinstance(step, Chance):
+            match.advance()
+            continue
+        assert isinstance(step, Decision)
+        observation = observe(match, step.seat)
+        if len(observation.legal) > 1:
+            return observation
+        match.act(step.seat, observation.legal[0])
+
+
+@pytest.mark.parametrize("name", ["kariba", "kiribati", "survival", "animals_on_board", "highcard"])
+def test_a_decision_takes_the_time_it_was_given(found: Registry, name: str) -> None:
+    """0.2 s a decision is 0.16-0.24 s of this process's CPU, whether the game offers a fast path or
+    not and however long its games are."""
+    observation = a_decision_with_a_choice(found, name)
+    bot = thinking_kind(BUDGET).make(observation.game, observation.seat, 1)
+    started = time.process_time()
+    action = bot.choose(observation)
+    spent = time.process_time() - started
+    assert action in observation.legal
+    assert BUDGET * (1 - TOLERANCE) <= spent <= BUDGET * (1 + TOLERANCE), f"{name}: {spent:.3f} s"
+
+
+def test_a_timed_bot_chooses_from_what_its_seat_may_know_only() -> None:
+    """Seat 1 holds a 2 in one deal and a 3 in the other: with the same clock readings a bot that
+    peeked would guess differently."""
+    choices = []
+    for order in ([1, 2, 3], [1, 3, 2]):
+        reads = itertools.count()
+        bot = SearchBot(11, seconds=40.0, clock=lambda reads=reads: float(next(reads)))
+        choices.append(bot.choose(observe(guess_match(order), 0))["guess"])
+    assert choices[0] == choices[1]
+    assert choices[0] in (2, 3)
+
+
+def test_the_think_time_must_be_positive() -> None:
+    with pytest.raises(ValueError, match="positive time budget"):
+        thinking_kind(0)
+
+
+def test_a_games_judgement_ranks_the_seats_as_final_scores_would() -> None:
+    """An estimate of 5, 9 and 9 points: the two leaders share the win, the third gets its place only."""
+    assert standing_rewards([5.0, 9.0, 9.0], 3, 0.2) == pytest.approx([0.0, 0.6, 0.6])
