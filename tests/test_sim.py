@@ -15,6 +15,7 @@ from atoll import system
 from atoll.bots.base import BotKind
 from atoll.bots.search import DEFAULT_ITERATIONS, SearchBot, search_kind
 from atoll.cli import cmd_sim
+from atoll.cli.common import use_think
 from atoll.cli.main import main
 from atoll.errors import AtollError
 from atoll.randomness import Stream
@@ -355,3 +356,31 @@ def test_spawned_workers_play_search_bots_with_a_budget_to_the_same_tally(
     pooled = simulate(game, game.configure(2), kinds, games=6, workers=2, seed=3)
     alone = simulate(game, game.configure(2), kinds, games=6, workers=1, seed=3)
     assert (pooled.wins, pooled.mean_scores) == (alone.wins, alone.mean_scores)
+
+
+def test_think_gives_every_search_bot_a_time_and_says_so(
+    cli: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--think 0.01`: the search bots think 0.01 s a decision; the report records the time."""
+    report = sim_json(capsys, "highcard", "--bots", "search,random", "--games", "2", "--think", "0.01",
+                      "--workers", "1")
+    assert report["think"] == 0.01 and report["games"] == 2
+
+
+def test_think_and_search_iterations_are_refused_together(cli: None) -> None:
+    with pytest.raises(AtollError, match="choose one"):
+        sim("highcard", "--bots", "search", "--think", "1", "--search-iterations", "5")
+
+
+@pytest.mark.parametrize("bad", ["0", "-1", "soon", "7200"])
+def test_think_must_be_a_time_above_zero_and_at_most_an_hour(cli: None, bad: str) -> None:
+    with pytest.raises(SystemExit):
+        sim("highcard", "--think", bad)
+
+
+def test_think_changes_the_search_kind_of_a_copy_of_the_registry(found: Registry) -> None:
+    """The registry the command was given keeps its own search kind (other commands may share it)."""
+    timed = use_think(found, 0.5).bot("search", "highcard").make(found.game("highcard"), 0, 1)
+    assert isinstance(timed, SearchBot) and timed.seconds == 0.5
+    untouched = found.bot("search", "highcard").make(found.game("highcard"), 0, 1)
+    assert isinstance(untouched, SearchBot) and untouched.seconds is None

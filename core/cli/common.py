@@ -4,6 +4,7 @@ names matched regardless of case, and how to print a command that works as print
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import shlex
 import shutil
@@ -60,13 +61,13 @@ def think_seconds(text: str) -> float:
 
 
 def use_think(found: Registry, seconds: float | None) -> Registry:
-    """``found`` with its ``search`` bot kind thinking ``seconds`` a decision (unchanged for ``None``,
-    or when no search kind is installed)."""
-    if seconds is not None and "search" in found.bots:
-        from atoll.bots.search import thinking_kind
+    """A copy of ``found`` whose ``search`` bot kind thinks ``seconds`` a decision (``found`` itself for
+    ``None``, or when no search kind is installed)."""
+    if seconds is None or "search" not in found.bots:
+        return found
+    from atoll.bots.search import thinking_kind
 
-        found.bots["search"] = thinking_kind(seconds)
-    return found
+    return dataclasses.replace(found, bots={**found.bots, "search": thinking_kind(seconds)})
 
 
 def game_name(found: Registry, typed: str) -> str:
