@@ -220,8 +220,9 @@ class SurvivalSimulator(Simulator):
     def estimate(self) -> list[float]:
         """Each seat's points as the Survival bot weighs a position: the prey its predator caught, its
         prey on the board each by the chance that no other predator reaches it next turn (around the
-        obstacles, with the better of two dice), the prey it has still to place, and a quarter of
-        the richest prey its own predator may reach."""
+        obstacles, with the better of two dice), the prey it has still to place, and the richest prey
+        its own predator may reach: whole where the die in hand covers it (the seat to move), else a
+        quarter of it by the chance of reaching it next turn."""
         blocked = self.walls | _FIXED
         reach = [_distances(p, blocked) if p >= 0 else {} for p in self.predators]
         out: list[float] = []
@@ -234,12 +235,25 @@ class SurvivalSimulator(Simulator):
                         safe *= 1.0 - reach_chance(steps[place])
                 value += _POINTS[animal] * safe
             mine = reach[seat]
-            value += HUNT_WEIGHT * max(
-                (_POINTS[a] * reach_chance(mine[place]) for other, prey in enumerate(self.prey) if other != seat
+            left = self._steps_in_hand() if seat == self.turn else 0
+            # the seat to move reaches (about) for sure what its predator's die covers; the others may
+            # next turn
+            value += max(
+                (_POINTS[a] * (1.0 if mine[place] <= left else HUNT_WEIGHT * reach_chance(mine[place]))
+                 for other, prey in enumerate(self.prey) if other != seat
                  for a, place in prey.items() if place in mine), default=0.0,
             )
             out.append(value)
         return out
+
+    def _steps_in_hand(self) -> int:
+        """The steps the predator of the seat to move may still take this turn: what its die left, or
+        the higher die while it chooses."""
+        if self.phase == _MOVE:
+            return self.predator_left
+        if self.phase == _ASSIGN and self.dice:
+            return max(self.dice)
+        return 0
 
     def copy(self, draws: Draws | None = None) -> SurvivalSimulator:
         """An independent copy, rolling its dice from ``draws`` (default: this one's)."""

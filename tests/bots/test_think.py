@@ -7,12 +7,11 @@ import itertools
 import time
 
 import pytest
+from atoll_tools.bench.engine import first_decision
 
 from atoll.bots.search import SearchBot, standing_rewards, thinking_kind
-from atoll.engine import LocalResolver, Match, observe
-from atoll.engine.observation import Observation
+from atoll.engine import observe
 from atoll.registry import Registry, load_registry
-from atoll.types import Chance, Decision
 from tests.bots.test_search import guess_match
 from tests.games import highcard
 
@@ -26,27 +25,12 @@ def found() -> Registry:
     return load_registry(extra=[("highcard", highcard)])
 
 
-def a_decision_with_a_choice(found: Registry, name: str, seats: int = 3, seed: int = 4) -> Observation:
-    """The first decision of a seeded game of ``name`` at which the seat has more than one move."""
-    game = found.game(name)
-    match = Match(game, game.configure(seats), LocalResolver(seed))
-    while True:
-        step = match.step()
-        if isinstance(step, Chance):
-            match.advance()
-            continue
-        assert isinstance(step, Decision)
-        observation = observe(match, step.seat)
-        if len(observation.legal) > 1:
-            return observation
-        match.act(step.seat, observation.legal[0])
-
-
 @pytest.mark.parametrize("name", ["kariba", "kiribati", "survival", "animals_on_board", "highcard"])
 def test_a_decision_takes_the_time_it_was_given(found: Registry, name: str) -> None:
     """0.2 s a decision is 0.16-0.24 s of this process's CPU, whether the game offers a fast path or
     not and however long its games are."""
-    observation = a_decision_with_a_choice(found, name)
+    game = found.game(name)
+    observation = first_decision(game, game.configure(3), seed=4)
     bot = thinking_kind(BUDGET).make(observation.game, observation.seat, 1)
     started = time.process_time()
     action = bot.choose(observation)
