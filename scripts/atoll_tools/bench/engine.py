@@ -14,13 +14,16 @@ For every game the registry lists it measures, in one run:
   budget; ``first_decision``: iterations a second at the game's first decision with and without
   the fast path, alternating.
 
-Then ``targets`` holds issue 16's targets, each a figure against a baseline measured in the same
-run: Kariba's fast playouts against a bare minimal Kariba engine (:func:`minimal_kariba`) and
-against the engine; Kiribati's (family) against the engine; the search bot's iterations at Kariba's
-first decision; ``atoll sim --workers 2`` against ``--workers 1`` (wall time: the one figure that
-other work on the machine skews). Two runs are made by hand, not in every benchmark: the search
-bot's duel at a time budget, ``scripts/bench engine --duel 200`` (see :mod:`atoll_tools.bench.duel`),
-and the kit's fast-path check on thousands of games, ``scripts/bench engine --kit GAME --games N``.
+Then ``targets`` holds issues 16's and 32's targets, each a figure against a baseline measured in
+the same run: with ``--metaxnet PATH``, 2-seat Kariba games through ``atoll sim --workers 1``
+against the bare engine of github.com/metaxnet/kariba (run from a clone at PATH, never copied into
+atoll; :func:`sim_against_metaxnet`); Kariba's fast playouts against a bare minimal Kariba engine
+(:func:`minimal_kariba`) and against the engine; Kiribati's (family) against the engine; the search
+bot's iterations at Kariba's first decision; ``atoll sim --workers 2`` against ``--workers 1`` (wall
+time: the one figure that other work on the machine skews). Two runs are made by hand, not in every
+benchmark: the search bot's duel at a time budget, ``scripts/bench engine --duel 200`` (see
+:mod:`atoll_tools.bench.duel`), and the kit's fast-path check on thousands of games, ``scripts/bench
+engine --kit GAME --games N``.
 
 Measurements alternate, and every other time is the process's CPU time, so other work on a
 shared machine skews neither the rates nor their ratios.
