@@ -42,7 +42,8 @@ THINK = 1.0
 
 def add_think_argument(parser: argparse.ArgumentParser, default: float | None = THINK) -> None:
     """``--think SECONDS``: how long the search bot thinks a decision, wherever a bot kind is chosen."""
-    said = f"default: {default:g}" if default is not None else "default: a fixed number of iterations"
+    said = (f"default: {default:g}" if default is not None
+            else "default: a fixed number of iterations, so that a seed gives the same games")
     parser.add_argument(
         "--think", type=think_seconds, default=default, metavar="SECONDS",
         help=f"CPU seconds the search bot thinks a decision ({said}); other bot kinds keep their own pace",
