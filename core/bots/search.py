@@ -15,7 +15,10 @@ every world just as the texts do.
 The bot sees nothing but its :class:`~atoll.engine.Observation`; its budget is
 a number of iterations and its randomness comes from its own seeded generator,
 so a seed and the same observations always give the same moves (a bot given a
-time budget instead plays as far as the machine's speed lets it).
+time budget instead plays as far as the machine's speed lets it: the ``search``
+kind at ``--think SECONDS``, :func:`thinking_kind`). A playout ends in a real
+result, or, in a long game whose simulator offers :meth:`~atoll.fast.Simulator.estimate`,
+in the game's judgement of the position (decision 0027).
 """
 
 from __future__ import annotations
@@ -114,9 +117,12 @@ class SearchBot:
 
     It thinks ``iterations`` iterations a decision (fewer once ``step_budget`` simulated steps are
     spent), or, given ``seconds``, for that much time by ``clock`` (CPU time of this process by
-    default) however many iterations that is. Where the game offers its fast path
-    (:meth:`Game.simulator <atoll.game.Game.simulator>`) and ``fast`` is true, the worlds are the
-    game's simulators and the tree is keyed by their codes; else worlds play the full API.
+    default) however many iterations that is, every playout then going to the game's end. Where the
+    game offers its fast path (:meth:`Game.simulator <atoll.game.Game.simulator>`) and ``fast`` is
+    true, the worlds are the game's simulators and the tree is keyed by their codes; else worlds
+    play the full API. Where the simulator also judges positions (:meth:`Simulator.estimate
+    <atoll.fast.Simulator.estimate>`), a new leaf is played on for ``horizon`` random decisions and
+    then judged instead of played out.
     """
 
     def __init__(
