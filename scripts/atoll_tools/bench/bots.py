@@ -102,14 +102,14 @@ def _play(index: int) -> Outcome:
     return play_game(match.game, match.config, match.kinds, 0, index, rotate=True)
 
 
-def play_match(match: Match, rounds: int, workers: int, progress: TextIO) -> dict[str, JSON]:
-    """Play ``rounds`` games of ``match`` and return its figures."""
+def play_match(match: Match, rounds: int, workers: int, progress: TextIO, start: int = 0) -> dict[str, JSON]:
+    """Play ``rounds`` games of ``match`` (games ``start`` on) and return its figures."""
     started = time.perf_counter()
     outcomes: list[Outcome] = []
     forking = "fork" in multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if forking else None)
     with context.Pool(min(workers, rounds), initializer=_adopt, initargs=(match,)) as pool:
-        for outcome in pool.imap_unordered(_play, range(rounds)):
+        for outcome in pool.imap_unordered(_play, range(start, start + rounds)):
             outcomes.append(outcome)
             print(json.dumps({"game": match.game.info.name, "against": match.against, "index": outcome.index,
                               "search_seat": outcome.seat_of[0], "scores": list(outcome.scores),
@@ -128,7 +128,7 @@ def play_match(match: Match, rounds: int, workers: int, progress: TextIO) -> dic
 
 def bench(
     names: Sequence[str] | None, think: float, rounds: int, workers: int, against: Sequence[str],
-    progress: TextIO,
+    progress: TextIO, start: int = 0,
 ) -> dict[str, JSON]:
     """Every pairing's figures, and how the run was made."""
     found = load_registry()
@@ -137,8 +137,9 @@ def bench(
     for match in matches(found, chosen, think, against):
         print(f"{match.game.info.name}: search ({think:g} s) against two {match.against} bots, "
               f"{rounds} games ...", file=progress, flush=True)
-        rows.append(play_match(match, rounds, workers, progress))
-    return {"think": think, "seats": SEATS, "rounds": rounds, "workers": workers, "matches": rows}
+        rows.append(play_match(match, rounds, workers, progress, start))
+    return {"think": think, "seats": SEATS, "rounds": rounds, "start": start, "workers": workers,
+            "matches": rows}
 
 
 def table(report: dict[str, JSON]) -> str:
@@ -171,15 +172,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=100, help="games per pairing (default 100)")
     parser.add_argument("--against", default="own,random",
                         help="comma-separated: own (the game's own bots) and bot kinds (default: own,random)")
+    parser.add_argument("--start", type=int, default=0,
+                        help="the index of the first game (default 0): a long run split into parts plays "
+                             "the games of one run")
     parser.add_argument("--workers", type=int, default=default_workers(),
                         help="processes playing games (default: every core)")
     args = parser.parse_args(argv)
-    if not args.think > 0 or args.rounds < 2 or args.workers < 1:
-        parser.error("--think must be above 0, --rounds at least 2 and --workers at least 1")
+    if not args.think > 0 or args.rounds < 2 or args.workers < 1 or args.start < 0:
+        parser.error("--think must be above 0, --rounds at least 2, --workers at least 1, --start at least 0")
     names = [n.strip() for n in args.games.split(",") if n.strip()] if args.games else None
     against = [a.strip() for a in args.against.split(",") if a.strip()]
     try:
-        figures = bench(names, args.think, args.rounds, args.workers, against, sys.stderr)
+        figures = bench(names, args.think, args.rounds, args.workers, against, sys.stderr, args.start)
     except AtollError as exc:
         print(f"bench bots: {exc}", file=sys.stderr)
         return 2
