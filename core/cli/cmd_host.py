@@ -47,7 +47,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--headless", action="store_true", help="take no seat: only host the table")
     parser.add_argument(
-        "--late-watchers", action="store_true", help="admit spectators after the seats are taken"
+        "--late-watchers",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="admit spectators after the seats are taken (the default; --no-late-watchers refuses them)",
     )
     parser.add_argument("--quiet", action="store_true", help="print only the table's address and the result")
     parser.add_argument(

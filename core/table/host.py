@@ -51,12 +51,12 @@ class Sequencer:
 
     :param table: the host's own copy of the table (its key is the host's identity).
     :param key: the host's identity key (signs every entry's place in the log).
-    :param late_watchers: admit spectators after the seats are taken.
+    :param late_watchers: admit spectators after the seats are taken (the default).
     """
 
     table: Table
     key: SigningKey
-    late_watchers: bool = False
+    late_watchers: bool = True
     limit: RateLimit = field(default_factory=RateLimit)
     connections: dict[bytes, str] = field(default_factory=dict)
     """Connection id -> the identity (hex) that synced on it."""
@@ -101,7 +101,7 @@ class Sequencer:
         master: bytes | None = None,
         log_path: Path | None = None,
         sealed: SealedKeeper | None = None,
-        late_watchers: bool = False,
+        late_watchers: bool = True,
         host_timeout: int | None = None,
     ) -> Sequencer:
         """Open a new table: the host's copy, and the ``open`` entry at its head, which pins the game
@@ -139,7 +139,7 @@ class Sequencer:
         master: bytes,
         log_path: Path,
         sealed: SealedKeeper | None = None,
-        late_watchers: bool = False,
+        late_watchers: bool = True,
     ) -> Sequencer:
         """Take a table back after the host stopped: its log from disk, checked entry by entry.
 
@@ -160,7 +160,7 @@ class Sequencer:
         return cls.restored(table, key, late_watchers=late_watchers)
 
     @classmethod
-    def restored(cls, table: Table, key: SigningKey, *, late_watchers: bool = False) -> Sequencer:
+    def restored(cls, table: Table, key: SigningKey, *, late_watchers: bool = True) -> Sequencer:
         """Host ``table``, restored from disk: what the host's own seat owes is sequenced at once."""
         host = cls(table, key, late_watchers)
         for data in table.outbox():

@@ -203,17 +203,18 @@ def test_a_peers_person_plays_at_the_screen_and_reads_its_own_table_talk_once(tm
 async def join_as_person(address: str, keys: PipeInput, *, chat: str) -> Played:
     """Join the host at ``address`` as a person named Bea at the table screen, and play to the end."""
     from atoll.app.peer_loop import handshake, run_peer
-    from atoll.cli.cmd_join import parse_address
+    from atoll.app.reaching import reach
+    from atoll.net.joinline import parse_address
     from atoll.net.transport import PeerSocket
     from atoll.table.peer import PeerSession
     from atoll.table.table import Table
 
-    host, port, curve = parse_address(address)
-    assert curve is not None
+    where = parse_address(address)
+    reached = await reach(where, None, quiet=True)
     key = SigningKey(os.urandom(32))
-    socket = PeerSocket(key, curve.encode())
+    socket = PeerSocket(key, reached.curve.encode())
     try:
-        socket.connect(host, port)
+        socket.connect(reached.host, where.port)
         welcome = await handshake(socket, key)
         table = Table(welcome.table_id, welcome.host_key, key, registry().game)
         session = PeerSession(table, "sit", "Bea", registry().installed_pin)
