@@ -99,10 +99,12 @@ class EndBody(TypedDict):
 
 
 class SitBody(TypedDict):
-    """``sit``: the display name and, optionally, where this seat would host the table (``HOST:PORT``)."""
+    """``sit``: the display name and, optionally, where this seat would host the table (``HOST:PORT``)
+    and the kind of bot that plays it (shown as such beside the seat)."""
 
     name: str
     standby: NotRequired[str]
+    bot: NotRequired[str]
 
 
 class WatchBody(TypedDict):
@@ -244,10 +246,12 @@ class ErrorFrame(TypedDict):
 
 
 class PresenceFrame(TypedDict):
-    """``presence``: the hex identities the host has not heard from lately."""
+    """``presence``: the seats whose link to the host is gone or silent (``away``), and those that said
+    goodbye before the game was over (``left``); seat numbers."""
 
     t: str
-    away: list[str]
+    away: list[int]
+    left: NotRequired[list[int]]
 
 
 class NeedFrame(TypedDict):

@@ -182,7 +182,8 @@ def _open_table(plan: HostPlan, found: Registry, profile: Profile) -> tuple[Sequ
         held.release()
         raise
     if not plan.headless:
-        host.local(host.table.compose(Kind.SIT, {"name": profile.name}))
+        sit = {"name": profile.name, **({"bot": plan.own_bot} if plan.own_bot else {})}
+        host.local(host.table.compose(Kind.SIT, sit))
     return host, files, held
 
 

@@ -387,7 +387,7 @@ async def play(
     """Sit (or watch) at ``table`` through ``link`` until the game is over, following the table if its
     host goes and hosting it here if this seat is next; the exit status, and how the person left the
     screen (``"finished"`` without one; ``shown``: no screen, the table handed to it instead)."""
-    session = PeerSession(table, role, profile.name, found.installed_pin, standby=standby)
+    session = PeerSession(table, role, profile.name, found.installed_pin, standby=standby, bot=bot)
     if shown is not None:
         shown(table, session)
     spectate = role == "watch"

@@ -56,6 +56,7 @@ class Hearing(Protocol):
 
     on_chat: Callable[[Envelope], None] | None
     away: tuple[int, ...]
+    left: tuple[int, ...]
 
 
 def full_screen(env: Mapping[str, str] | None = None) -> bool:
@@ -94,8 +95,9 @@ async def play_on_screen(
     from atoll.tui.screen import Ending
 
     away = (lambda: hearing.away) if hearing is not None else None
+    left = (lambda: hearing.left) if hearing is not None else None
     source = NetTable(table, role=role, send=send, hosting=hosting, leave_line=leave_line, note=note,
-                      away=away)
+                      away=away, left=left)
     if hearing is not None:
         hearing.on_chat = source.hear
     encoding = (getattr(sys.stdout, "encoding", "") or "").lower()

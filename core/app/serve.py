@@ -111,6 +111,7 @@ async def run_host(
     intake = Intake(socket)
     door = asyncio.ensure_future(socket.door.watch())  # idle connections cannot starve the host
     ticked = 0.0
+    disconnects = 0
     try:
         while not table.over():
             engine = table.engine
@@ -143,6 +144,11 @@ async def run_host(
                     f"no peer came back within {alone_limit:.0f} s: the table has moved to another seat "
                     "or ended without this host; its log here is kept"
                 )
+            if socket.door.disconnects != disconnects:
+                # ZeroMQ found a link gone (closed, or silent past its heartbeat timeout) without saying
+                # whose: a frame to every connection finds out, and the next tick shows the seat away
+                disconnects = socket.door.disconnects
+                send(host.probe())
             if now - ticked >= TICK_S:
                 ticked = now
                 send(host.tick(now))

@@ -120,6 +120,8 @@ class Lobby:
     standby: dict[str, str] = field(default_factory=dict)
     """Identity -> the address (``HOST:PORT``) where that seat would host the table."""
     host_timeout: float = HOST_TIMEOUT_S
+    bots: dict[str, str] = field(default_factory=dict)
+    """Identity -> the kind of bot that said, when it sat, that it plays the seat (``sit``'s ``bot``)."""
 
     def full(self) -> bool:
         """Whether every seat is taken (the game has started)."""
@@ -547,6 +549,9 @@ class Table:
             standby = body.get("standby")
             if standby is not None and not _address(standby):
                 raise ValueError(f"a standby address is HOST:PORT, not {str(standby)[:40]!r}")
+            bot = body.get("bot")
+            if bot is not None and not (isinstance(bot, str) and 0 < len(bot) <= 40 and bot.isprintable()):
+                raise ValueError(f"a seat's bot is named by its kind, 1-40 characters, not {str(bot)[:40]!r}")
             if author in lobby.seated or author in lobby.spectators:
                 raise ValueError("already at the table")
             if kind == Kind.SIT and lobby.full():
@@ -589,6 +594,8 @@ class Table:
             lobby.names[author] = body["name"]
             if isinstance(body.get("standby"), str):
                 lobby.standby[author] = body["standby"]
+            if isinstance(body.get("bot"), str):
+                lobby.bots[author] = body["bot"]
             self._event(entry, f"{body['name']} takes seat {len(lobby.seated) - 1}")
             if lobby.full():
                 self._start(lobby)
