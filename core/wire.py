@@ -56,6 +56,9 @@ class Kind(StrEnum):
     """A seat leaves the table for good: :class:`LeaveBody`."""
     HOST = "host"
     """A seat takes the table over (host migration): :class:`HostBody`."""
+    CLOSE = "close"
+    """The host closes the table before the game is over (its person left): empty body; nobody is
+    blamed, and the game ends there for everyone."""
     CHAT = "chat"
     """Table talk, relayed and never logged: :class:`ChatBody`."""
     SYNC = "sync"
@@ -68,7 +71,7 @@ class Kind(StrEnum):
 
 #: The kinds the host sequences into the log; the rest are conversation with the host.
 LOGGED = frozenset({Kind.OPEN, Kind.END, Kind.SIT, Kind.WATCH, Kind.MOVE, Kind.FAIR, Kind.TIMEOUT,
-                    Kind.WITNESS, Kind.ABORT, Kind.LEAVE, Kind.HOST})
+                    Kind.WITNESS, Kind.ABORT, Kind.LEAVE, Kind.HOST, Kind.CLOSE})
 
 
 class PinBody(TypedDict):

@@ -28,6 +28,7 @@ from atoll.app.follow import (
 from atoll.app.joining import play
 from atoll.app.person import (
     FINISHED,
+    LEFT,
     REMATCH,
     Hearing,
     Terminal,
@@ -38,7 +39,7 @@ from atoll.app.person import (
     say_event,
 )
 from atoll.app.ports import PortTaken, listen
-from atoll.app.serve import NobodyCame, run_host
+from atoll.app.serve import NobodyCame, close_table, run_host
 from atoll.app.store import (
     SealedFile,
     TableFiles,
@@ -377,6 +378,9 @@ async def _serve(
                 note=f"others join with:\n{line}",
                 terminal=terminal,
             )
+            if ending == LEFT and not table.over():
+                await close_table(host, socket)
+                print(f"table {plan.table_name!r} is closed for everyone: {table.ended}", flush=True)
         else:
             lobby = table.lobby
             alone = None

@@ -41,7 +41,15 @@ from atoll.app.store import (
     write_place,
     write_secrets,
 )
-from atoll.app.tables import check_installed, current_match, report, say_endings, seat_bot, table_in
+from atoll.app.tables import (
+    check_installed,
+    current_match,
+    ended_cleanly,
+    report,
+    say_endings,
+    seat_bot,
+    table_in,
+)
 from atoll.errors import AtollError
 from atoll.locks import Held
 from atoll.net.discovery import FoundTable
@@ -418,7 +426,7 @@ async def play(
             return 1, ending
     finally:
         table.log.close()
-    if quiet and (table.results() is not None or table.left is not None):
+    if quiet and (table.results() is not None or ended_cleanly(table)):
         return 0, ending
     assert table.log.path is not None
     return report(table, table.log.path), ending

@@ -22,6 +22,7 @@ from atoll.errors import AtollError
 from atoll.pin import require_same
 from atoll.registry import Registry
 from atoll.table.peer import Chooser
+from atoll.table.reasons import EndReason
 from atoll.table.table import Event, Table
 from atoll.types import Action
 
@@ -73,8 +74,13 @@ def say_endings(event: Event) -> None:
         say_event(event)
 
 
+def ended_cleanly(table: Table) -> bool:
+    """Whether the game ended early without anyone doing wrong: a seat left, or the host closed it."""
+    return table.left is not None or (table.ending is not None and table.ending.reason is EndReason.CLOSED)
+
+
 def report(table: Table, log: Path) -> int:
-    if table.left is not None:  # a clear end, if not a finished game: nobody did anything wrong
+    if ended_cleanly(table):  # a clear end, if not a finished game: nobody did anything wrong
         print(f"the game ended: {table.ended}; the table's log: {log}")
         return 0
     end = table.results()

@@ -64,6 +64,7 @@ from atoll.table.reasons import (
     aborted,
     atoll_failed,
     cheated,
+    closed,
     forfeited,
     left,
     misreported,
@@ -359,6 +360,8 @@ class Table:
             return "the table is not open yet"
         if self.over():
             return "the game is over"
+        if message.kind == Kind.CLOSE:
+            return None if message.author == self._host_hex() else Refusal.CLOSE_BY_HOST.value
         if message.kind == Kind.HOST and message.author != self.me:
             return "a seat takes the table over on its own machine, not through the host"
         try:
@@ -467,6 +470,12 @@ class Table:
                 self._event(entry, f"{who} hosts the table now; the host was gone")
             else:
                 self._refuse(entry, Refusal.NO_TAKEOVER, f"refused: {who} {Refusal.NO_TAKEOVER.value}")
+            return
+        if message.kind == Kind.CLOSE:
+            if message.author != self._host_hex() or self.lobby is None:
+                self._refuse(entry, Refusal.CLOSE_BY_HOST, f"refused: {Refusal.CLOSE_BY_HOST.value}")
+            else:
+                self._stop(entry, closed(self.lobby.names.get(message.author)))
             return
         if message.kind in (Kind.TIMEOUT, Kind.ABORT) and message.author == self._host_hex():
             self._host_ruling(entry)

@@ -10,11 +10,13 @@ import signal
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 from nacl.signing import SigningKey
 
-from atoll.app.peer_loop import handshake, run_peer
+from atoll.app.follow import Link, follow
+from atoll.app.peer_loop import handshake
 from atoll.app.reaching import reach
 from atoll.client.net_source import NetTable
 from atoll.net.joinline import parse_address
@@ -57,13 +59,48 @@ async def until(check: Callable[[], bool], timeout: float, what: str) -> float:
     return time.monotonic() - begun
 
 
+@dataclass
+class Person:
+    """A person at the table in this process: their table as the screen reads it, and their link."""
+
+    seen: NetTable
+    session: PeerSession
+    link: Link
+
+    async def leave(self) -> None:
+        await self.seen.close(grace=0)
+        self.link.close()
+
+
+async def sit_as(line: str, name: str) -> Person:
+    """Sit at the table the join ``line`` names as a person called ``name`` who never moves unless told
+    (``seen.submit``), following the table if its host goes (no standby address: never hosting it)."""
+    where = parse_address(line.split()[-1])
+    reached = await reach(where, None, quiet=True)
+    key = SigningKey.generate()
+    socket = PeerSocket(key, reached.curve.encode())
+    socket.connect(reached.host, where.port)
+    link = Link(key, socket)
+    try:
+        welcome = await handshake(socket, key)
+        table = Table(welcome.table_id, welcome.host_key, key, REGISTRY.game)
+        session = PeerSession(table, "sit", name, REGISTRY.installed_pin)
+        seen = NetTable(table, role="sit", send=link.send, away=lambda: session.away,
+                        left=lambda: session.left)
+        seen.start(lambda mine, heard: follow(session, link, mine, heard))  # type: ignore[arg-type]
+        await seen.ready(60)
+    except BaseException:
+        link.close()
+        raise
+    return Person(seen, session, link)
+
+
 @asynccontextmanager
 async def table_of_two(tmp_path: Path) -> AsyncIterator[tuple[NetTable, asyncio.subprocess.Process, str]]:
     """A host with two seats: Bea, a bot in a process of her own, and Ann, a person here whose turn it is
     (she never moves). Ann's table as her screen reads it, Bea's process and the join line."""
     processes: list[asyncio.subprocess.Process] = []
-    socket: PeerSocket | None = None
-    ann: NetTable | None = None
+    ann: Person | None = None
     try:
         host = await started(HOST, tmp_path / "host")
         processes.append(host)
@@ -73,30 +110,22 @@ async def table_of_two(tmp_path: Path) -> AsyncIterator[tuple[NetTable, asyncio.
         processes.append(bea)
         await until(lambda: any((tmp_path / "bea" / "home" / "tables").glob("*/log.jsonl")), 60, "Bea sits")
         await asyncio.sleep(1.0)  # her sit is in (it comes right after her copy of the log opens)
-        where = parse_address(line.split()[-1])
-        reached = await reach(where, None, quiet=True)
-        key = SigningKey.generate()
-        socket = PeerSocket(key, reached.curve.encode())
-        socket.connect(reached.host, where.port)
-        welcome = await handshake(socket, key)
-        table = Table(welcome.table_id, welcome.host_key, key, REGISTRY.game)
-        session = PeerSession(table, "sit", "Ann", REGISTRY.installed_pin)
-        ann = NetTable(table, role="sit", send=socket.send, away=lambda: session.away,
-                       left=lambda: session.left)
-        peer = socket
-        ann.start(lambda mine, heard: run_peer(session, peer, mine, heard))
-        await ann.ready()
-        await until(lambda: ann is not None and ann.waiting().local, 60, "Ann's turn")
-        yield ann, bea, line
+        ann = await sit_as(line, "Ann")
+        seen = ann.seen
+        await until(lambda: seen.waiting().local, 60, "Ann's turn")
+        yield seen, bea, line
     finally:
         if ann is not None:
-            await ann.close(grace=0)
-        if socket is not None:
-            socket.close()
-        for process in processes:
-            if process.returncode is None:
-                os.killpg(process.pid, signal.SIGKILL)
-                await process.wait()
+            await ann.leave()
+        await stop(processes)
+
+
+async def stop(processes: list[asyncio.subprocess.Process]) -> None:
+    """Kill each process (and what it started) that still runs."""
+    for process in processes:
+        if process.returncode is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            await process.wait()
 
 
 def marks(ann: NetTable, name: str) -> str:
