@@ -93,6 +93,9 @@ class OpenBody(TypedDict):
     name: str
     options: dict[str, Any]
     pin: PinBody
+    host_timeout: NotRequired[int]
+    turn_time: NotRequired[float]
+    """Seconds a seat may take over what it owes (shown to everyone as a countdown); absent: no limit."""
 
 
 class EndBody(TypedDict):

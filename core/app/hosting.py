@@ -205,6 +205,7 @@ def _open_sequencer(
         sealed=SealedFile(files.sealed),
         late_watchers=plan.late_watchers,
         host_timeout=plan.host_timeout,
+        turn_time=plan.turn_time,
     )
 
 

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 import time
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import replace
 
 from atoll.client.narration import Narrator
 from atoll.client.refusals import parse_typed
@@ -36,6 +38,20 @@ CHAT_LIMIT = 300
 BACK_S = 10.0
 #: Seconds a person leaving before the end waits for their goodbye to leave.
 BYE_S = 1.0
+#: Seconds left of the turn time from which the status line warns.
+WARN_S = 10.0
+
+
+def countdown_text(left: float, *, mine: bool) -> str:
+    """The turn time left, for the status line: `` · 0:42 left``, a warning from :data:`WARN_S` on, and
+    at the end, that the time ran out (the table then states a timeout)."""
+    if left <= 0:
+        return " · your time has run out" if mine else " · out of time: the table states a timeout"
+    seconds = math.ceil(left)
+    shown = f"{seconds // 60}:{seconds % 60:02d}"
+    if seconds <= WARN_S:
+        return f" · hurry, only {shown} left!" if mine else f" · only {shown} left!"
+    return f" · {shown} left"
 
 #: Runs the table's loop with a chooser for this peer's seat and a listener for table events.
 Serve = Callable[
@@ -98,6 +114,7 @@ class NetTable:
         self._clock = clock
         self._was: dict[int, Presence] = {}  # each seat's presence when last looked at
         self._back: dict[int, float] = {}  # seats that came back, and when
+        self._owed_since: tuple[int, float] = (-1, 0.0)  # the log's length, and when it reached it
         self._send = send
         self._task: asyncio.Task[object] | None = None
         self._sending: set[asyncio.Task[None]] = set()
@@ -257,7 +274,30 @@ class NetTable:
         return Presence.BOT if lobby.seated[seat] in lobby.bots else Presence.HERE
 
     def waiting(self) -> Waiting:
-        """What the table waits for now: players, a seat's move, or a seat's part in the fair protocols."""
+        """What the table waits for now: players, a seat's move, or a seat's part in the fair protocols;
+        with the table's turn time, how long is left for it (the same on every screen)."""
+        now = self._waiting_now()
+        left, engine = self.time_left(), self.table.engine
+        if left is None or engine is None or now.over:
+            return now
+        owed = engine.waiting()
+        if owed.seat is None and not owed.owed:  # chance being drawn, or nothing: no one's time runs
+            return now
+        mine = self.role == "sit" and owed.seat is not None and owed.seat == self.table.my_seat
+        return replace(now, text=now.text + countdown_text(left, mine=mine))
+
+    def time_left(self) -> float | None:
+        """Seconds left of the turn time for what the table waits on now (``None``: no turn time, or
+        nothing is owed). The clock starts at each new log entry, as the host's does."""
+        lobby, engine = self.table.lobby, self.table.engine
+        if lobby is None or lobby.turn_time is None or engine is None or self.table.over():
+            return None
+        length, now = len(self.table.log.entries), self._clock()
+        if self._owed_since[0] != length:
+            self._owed_since = (length, now)
+        return lobby.turn_time - (now - self._owed_since[1])
+
+    def _waiting_now(self) -> Waiting:
         problem = self.problem()
         if problem is not None:
             return Waiting(None, f"the game stopped: {problem}", False, over=True)
@@ -476,8 +516,10 @@ class NetTable:
         seats = len(lobby.seated) if lobby is not None else 0
         # a presence change (a seat away, back, or no longer marked back) is news to draw too
         marks = tuple(self.presence(seat) for seat in range(seats))
+        left = self.time_left()
+        second = None if left is None else math.ceil(left)  # the countdown is redrawn each second
         return (len(self.table.log.entries), len(self._log), steps, self._asked is not None,
-                len(self.table.events), marks)
+                len(self.table.events), marks, second)
 
     def _notify(self) -> None:
         changed = getattr(self, "_changed", None)

@@ -110,6 +110,7 @@ class Sequencer:
         sealed: SealedKeeper | None = None,
         late_watchers: bool = True,
         host_timeout: int | None = None,
+        turn_time: float | None = None,
     ) -> Sequencer:
         """Open a new table: the host's copy, and the ``open`` entry at its head, which pins the game
         as installed here (``pin``: the registry's :meth:`~atoll.registry.Registry.pin`)."""
@@ -133,6 +134,8 @@ class Sequencer:
         }
         if host_timeout is not None:
             body["host_timeout"] = host_timeout
+        if turn_time is not None:  # everyone's screen counts it down
+            body["turn_time"] = turn_time
         host.local(table.compose(Kind.OPEN, body))
         return host
 

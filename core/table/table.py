@@ -123,6 +123,8 @@ class Lobby:
     host_timeout: float = HOST_TIMEOUT_S
     bots: dict[str, str] = field(default_factory=dict)
     """Identity -> the kind of bot that said, when it sat, that it plays the seat (``sit``'s ``bot``)."""
+    turn_time: float | None = None
+    """Seconds a seat may take over what it owes, as the ``open`` entry says (``None``: no limit)."""
 
     def full(self) -> bool:
         """Whether every seat is taken (the game has started)."""
@@ -523,6 +525,10 @@ class Table:
                 game.info.name, variant, seats, check_name(body.get("name", "table")), options, message.author
             )
             self.lobby.host_timeout = float(host_timeout)
+            turn_time = body.get("turn_time")
+            if turn_time is not None and (type(turn_time) not in (int, float) or not 0 < turn_time <= 86400):
+                raise ValueError("turn_time is a number of seconds, above 0 and at most a day")
+            self.lobby.turn_time = None if turn_time is None else float(turn_time)
         except (KeyError, ValueError, AtollError) as exc:
             self._stop(entry, unplayable(str(exc)))
             return

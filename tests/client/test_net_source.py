@@ -111,3 +111,30 @@ def test_a_seat_the_host_shows_as_away_is_named_in_the_status() -> None:
         net.send(index, net.peers[index].session.hello())
     seen = source(net, 0, away=(1,))
     assert seen.waiting().text == "waiting for p1's greeting (p1 is away)"
+
+
+def test_the_turn_time_counts_down_on_every_screen_warns_at_ten_seconds_and_says_when_it_ran_out() -> None:
+    from tests.table.test_survive import play_until_a_seat_owes_a_move, start
+
+    net = open_table("kariba", 2, turn_time=30)
+    start(net)
+    late = play_until_a_seat_owes_a_move(net)
+    other = 1 - late
+    now = [100.0]
+    screens = {}
+    for index in (late, other):
+        seen = source(net, index)
+        assert seen.table.lobby is not None and seen.table.lobby.turn_time == 30  # from the signed open entry
+        screens[index] = NetTable(seen.table, role="sit", send=seen._send, clock=lambda: now[0])
+        screens[index].game, screens[index].config = seen.game, seen.config
+    mine, theirs = screens[late], screens[other]
+    name = f"p{late}"
+    assert theirs.waiting().text == f"player {late + 1} ({name}) is thinking… · 0:30 left"
+    assert mine.waiting().text.endswith(" · 0:30 left")
+    now[0] += 21
+    assert theirs.waiting().text.endswith(" · only 0:09 left!")
+    assert mine.waiting().text.endswith(" · hurry, only 0:09 left!")
+    now[0] += 10
+    assert theirs.waiting().text.endswith(" · out of time: the table states a timeout")
+    assert mine.waiting().text.endswith(" · your time has run out")
+    assert "thinking" not in mine.waiting().text

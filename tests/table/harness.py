@@ -99,10 +99,16 @@ class Net:
 
 
 def open_table(
-    game: str, seats: int, variant: str | None = None, *, watchers: int = 0, registry: Registry = REGISTRY
+    game: str,
+    seats: int,
+    variant: str | None = None,
+    *,
+    watchers: int = 0,
+    registry: Registry = REGISTRY,
+    turn_time: float | None = None,
 ) -> Net:
     """A host (headless) and ``seats`` seated peers plus ``watchers`` spectators, not yet started;
-    their games come from ``registry``."""
+    their games come from ``registry``; ``turn_time``: as ``atoll host --turn-time`` opens it."""
     host_key = SigningKey(os.urandom(32))
     info = registry.game(game).info
     host = Sequencer.open(
@@ -114,7 +120,9 @@ def open_table(
         seats=seats,
         name="test table",
         pin=registry.pin(game),
+        turn_time=turn_time,
     )
+    host.turn_time = turn_time
     # the flood limit counts messages per second of wall time, and this harness delivers as fast as
     # the CPU goes: on a quick machine a long game's burst passed it and a refused message stalled
     # the table. Here its clock moves a second a message, so it never limits (the wire tests check it).
