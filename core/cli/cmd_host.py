@@ -52,6 +52,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=True,
         help="admit spectators after the seats are taken (the default; --no-late-watchers refuses them)",
     )
+    parser.add_argument(
+        "--verbose",
+        action="store_true",
+        help="show the table protocol's internal refusals on the screen too (always kept in the table's "
+        "folder, refusals.log)",
+    )
     parser.add_argument("--quiet", action="store_true", help="print only the table's address and the result")
     parser.add_argument(
         "--turn-time",
@@ -86,11 +92,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Host the table until the game is over."""
     from atoll.app.hosting import HostPlan, host_table, resume_host
+    from atoll.app.person import verbose
     from atoll.net import eventloop
     from atoll.net.identity import MAX_NAME_LENGTH, check_name, login_name, open_profile
     from atoll.paths import data_root
 
     found = registry(quiet=args.quiet)
+    verbose(args.verbose)
     if args.turn_time is not None and not args.turn_time > 0:
         raise AtollError(f"--turn-time is a number of seconds above 0, not {args.turn_time:g}")
     if not 1 <= args.host_timeout <= 3600:

@@ -50,6 +50,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="how long to look for tables on the LAN (default: 3)",
     )
     parser.add_argument("--json", action="store_true", help="list the tables found as JSON")
+    parser.add_argument(
+        "--verbose",
+        action="store_true",
+        help="show the table protocol's internal refusals on the screen too (always kept in the table's "
+        "folder, refusals.log)",
+    )
     parser.add_argument("--quiet", action="store_true", help="print only problems")
     parser.add_argument(
         "--leave",
@@ -70,8 +76,10 @@ def run(args: argparse.Namespace) -> int:
     if (args.resume or args.leave) and (args.address or args.bot or args.spectate):
         raise AtollError("--resume goes back to a table as you sat there: no --address, --bot or --spectate")
     from atoll.app.joining import JoinState
+    from atoll.app.person import verbose
     from atoll.net import eventloop
 
+    verbose(args.verbose)
     state = JoinState()
     try:
         done = eventloop.run(_join(args, state))

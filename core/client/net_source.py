@@ -87,6 +87,7 @@ class NetTable:
     :param away: the seats the host shows as away now (their link is gone or silent).
     :param left: the seats the host shows as gone now (they said goodbye before the end).
     :param clock: seconds, for how long a seat that came back is marked back (:data:`BACK_S`).
+    :param verbose: show the entries the table refused (the log keeps them; they are no table news).
     """
 
     def __init__(
@@ -101,6 +102,7 @@ class NetTable:
         away: Callable[[], Sequence[int]] | None = None,
         left: Callable[[], Sequence[int]] | None = None,
         clock: Callable[[], float] = time.monotonic,
+        verbose: bool = False,
     ) -> None:
         if role not in ("sit", "watch"):
             raise ValueError(f"role is 'sit' or 'watch', not {role!r}")
@@ -112,6 +114,7 @@ class NetTable:
         self._away = away
         self._left = left
         self._clock = clock
+        self.verbose = verbose
         self._was: dict[int, Presence] = {}  # each seat's presence when last looked at
         self._back: dict[int, float] = {}  # seats that came back, and when
         self._owed_since: tuple[int, float] = (-1, 0.0)  # the log's length, and when it reached it
@@ -551,8 +554,8 @@ class NetTable:
         """A table event the game's own log does not tell: who sat down, a refusal, a cheat."""
         if event.blame is not None:
             return LogLine(None, f"CHEAT: {event.text}")
-        if event.refused:
-            return LogLine(None, f"(refused) {event.text}")
+        if event.refused:  # kept in the log for the audit; on the screen only when asked
+            return LogLine(None, f"(refused) {event.text}") if self.verbose else None
         entries = self.table.log.entries
         kind = entries[event.seq].message.kind if 0 <= event.seq < len(entries) else ""
         if kind in (Kind.MOVE, Kind.END) and event.seq not in self._told_entries:

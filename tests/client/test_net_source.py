@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from pathlib import Path
 
 import pytest
 
@@ -138,3 +139,36 @@ def test_the_turn_time_counts_down_on_every_screen_warns_at_ten_seconds_and_says
     assert theirs.waiting().text.endswith(" · out of time: the table states a timeout")
     assert mine.waiting().text.endswith(" · your time has run out")
     assert "thinking" not in mine.waiting().text
+
+
+def test_internal_refusals_are_kept_for_the_audit_and_shown_only_with_verbose(tmp_path: Path) -> None:
+    import logging
+
+    from nacl.signing import SigningKey
+
+    from atoll.app.person import REFUSALS_FILE, _warnings_into, verbose
+    from atoll.table.table import Table
+
+    folder = tmp_path
+    key = SigningKey.generate()
+    table = Table("kariba-refusals", key.verify_key.encode(), key, REGISTRY.game,
+                  log_path=folder / "log.jsonl")
+
+    async def no_send(data: bytes) -> None:
+        del data
+
+    refusal = "host: refused sit: already at the table"
+    for shown in (False, True):
+        verbose(shown)
+        try:
+            seen = NetTable(table, role="sit", send=no_send)
+            with _warnings_into(seen):
+                logging.getLogger("atoll.table.peer").warning(refusal)
+                logging.getLogger("atoll.net.door").warning("the table's port: refusing new connections")
+            lines = [line.text for line in seen._log]
+        finally:
+            verbose(False)
+        assert "(the table's port: refusing new connections)" in lines  # news for the person
+        assert (f"({refusal})" in lines) is shown
+    kept = (folder / REFUSALS_FILE).read_text()
+    assert kept.count(refusal) == 2 and "refusing new connections" not in kept
