@@ -94,8 +94,8 @@ class OpenBody(TypedDict):
     options: dict[str, Any]
     pin: PinBody
     host_timeout: NotRequired[int]
-    turn_time: NotRequired[float]
-    """Seconds a seat may take over what it owes (shown to everyone as a countdown); absent: no limit."""
+    turn_time_ms: NotRequired[int]
+    """Milliseconds a seat may take over what it owes (everyone's screen counts it down); absent: no limit."""
 
 
 class EndBody(TypedDict):

@@ -43,15 +43,17 @@ WARN_S = 10.0
 
 
 def countdown_text(left: float, *, mine: bool) -> str:
-    """The turn time left, for the status line: `` · 0:42 left``, a warning from :data:`WARN_S` on, and
-    at the end, that the time ran out (the table then states a timeout)."""
+    """The turn time left, to open the status line with (so that it shows however long the rest is):
+    ``0:42 left · ``, a warning from :data:`WARN_S` on, and at the end, that the time ran out (the
+    table then states a timeout)."""
     if left <= 0:
-        return " · your time has run out" if mine else " · out of time: the table states a timeout"
+        return "your time has run out · " if mine else "out of time, the table states a timeout · "
     seconds = math.ceil(left)
     shown = f"{seconds // 60}:{seconds % 60:02d}"
     if seconds <= WARN_S:
-        return f" · hurry, only {shown} left!" if mine else f" · only {shown} left!"
-    return f" · {shown} left"
+        return f"hurry, only {shown} left! · " if mine else f"only {shown} left! · "
+    return f"{shown} left · "
+
 
 #: Runs the table's loop with a chooser for this peer's seat and a listener for table events.
 Serve = Callable[
@@ -256,8 +258,16 @@ class NetTable:
         acting = engine.waiting().seat if engine is not None else None
         mine = self.table.my_seat if self.role == "sit" else None
         return [SeatLine(seat, name, self.who(seat), seat == acting, seat == mine,
-                         MARKS[self.presence(seat)] if seat != self.table.my_seat else "")
+                         self._mark(seat) if seat != self.table.my_seat else "")
                 for seat, name in enumerate(self.names())]
+
+    def _mark(self, seat: int) -> str:
+        """The presence mark beside ``seat``: a bot's says which bot plays it ("random bot")."""
+        presence = self.presence(seat)
+        lobby = self.table.lobby
+        if presence is Presence.BOT and lobby is not None:
+            return f"{lobby.bots[lobby.seated[seat]]} bot"
+        return MARKS[presence]
 
     def presence(self, seat: int) -> Presence:
         """Whether ``seat`` is here (a person, or a bot), away, gone, or back a moment ago."""
@@ -287,7 +297,7 @@ class NetTable:
         if owed.seat is None and not owed.owed:  # chance being drawn, or nothing: no one's time runs
             return now
         mine = self.role == "sit" and owed.seat is not None and owed.seat == self.table.my_seat
-        return replace(now, text=now.text + countdown_text(left, mine=mine))
+        return replace(now, text=countdown_text(left, mine=mine) + now.text)
 
     def time_left(self) -> float | None:
         """Seconds left of the turn time for what the table waits on now (``None``: no turn time, or

@@ -134,8 +134,8 @@ class Sequencer:
         }
         if host_timeout is not None:
             body["host_timeout"] = host_timeout
-        if turn_time is not None:  # everyone's screen counts it down
-            body["turn_time"] = turn_time
+        if turn_time is not None:  # everyone's screen counts it down (numbers on the wire are integers)
+            body["turn_time_ms"] = round(turn_time * 1000)
         host.local(table.compose(Kind.OPEN, body))
         return host
 

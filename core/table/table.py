@@ -525,10 +525,10 @@ class Table:
                 game.info.name, variant, seats, check_name(body.get("name", "table")), options, message.author
             )
             self.lobby.host_timeout = float(host_timeout)
-            turn_time = body.get("turn_time")
-            if turn_time is not None and (type(turn_time) not in (int, float) or not 0 < turn_time <= 86400):
-                raise ValueError("turn_time is a number of seconds, above 0 and at most a day")
-            self.lobby.turn_time = None if turn_time is None else float(turn_time)
+            turn_ms = body.get("turn_time_ms")
+            if turn_ms is not None and (type(turn_ms) is not int or not 0 < turn_ms <= 86_400_000):
+                raise ValueError("turn_time_ms is whole milliseconds, above 0 and at most a day")
+            self.lobby.turn_time = None if turn_ms is None else turn_ms / 1000
         except (KeyError, ValueError, AtollError) as exc:
             self._stop(entry, unplayable(str(exc)))
             return

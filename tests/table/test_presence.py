@@ -138,7 +138,7 @@ def test_a_seat_killed_while_another_is_on_turn_is_away_within_five_seconds_and_
 ) -> None:
     async def scenario() -> None:
         async with table_of_two(tmp_path) as (ann, bea, _line):
-            assert marks(ann, "Bea") == "bot"
+            assert marks(ann, "Bea") == "random bot"
             os.killpg(bea.pid, signal.SIGKILL)  # gone without a word, while Ann is on turn
             await bea.wait()
             took = await until(lambda: marks(ann, "Bea") == "away", 5.0, "Bea shown away")
