@@ -56,6 +56,9 @@ class Kind(StrEnum):
     """A seat leaves the table for good: :class:`LeaveBody`."""
     HOST = "host"
     """A seat takes the table over (host migration): :class:`HostBody`."""
+    CLOSE = "close"
+    """The host closes the table before the game is over (its person left): empty body; nobody is
+    blamed, and the game ends there for everyone."""
     CHAT = "chat"
     """Table talk, relayed and never logged: :class:`ChatBody`."""
     SYNC = "sync"
@@ -68,7 +71,7 @@ class Kind(StrEnum):
 
 #: The kinds the host sequences into the log; the rest are conversation with the host.
 LOGGED = frozenset({Kind.OPEN, Kind.END, Kind.SIT, Kind.WATCH, Kind.MOVE, Kind.FAIR, Kind.TIMEOUT,
-                    Kind.WITNESS, Kind.ABORT, Kind.LEAVE, Kind.HOST})
+                    Kind.WITNESS, Kind.ABORT, Kind.LEAVE, Kind.HOST, Kind.CLOSE})
 
 
 class PinBody(TypedDict):
@@ -93,6 +96,9 @@ class OpenBody(TypedDict):
     on_leave: NotRequired[str]
     """What the table does when a seat leaves (:class:`OnLeave`); absent: :attr:`OnLeave.END`, as
     every log written before it did."""
+    host_timeout: NotRequired[int]
+    turn_time_ms: NotRequired[int]
+    """Milliseconds a seat may take over what it owes (everyone's screen counts it down); absent: no limit."""
 
 
 class EndBody(TypedDict):
@@ -102,10 +108,12 @@ class EndBody(TypedDict):
 
 
 class SitBody(TypedDict):
-    """``sit``: the display name and, optionally, where this seat would host the table (``HOST:PORT``)."""
+    """``sit``: the display name and, optionally, where this seat would host the table (``HOST:PORT``)
+    and the kind of bot that plays it (shown as such beside the seat)."""
 
     name: str
     standby: NotRequired[str]
+    bot: NotRequired[str]
 
 
 class WatchBody(TypedDict):
@@ -277,10 +285,12 @@ class ErrorFrame(TypedDict):
 
 
 class PresenceFrame(TypedDict):
-    """``presence``: the hex identities the host has not heard from lately."""
+    """``presence``: the seats whose link to the host is gone or silent (``away``), and those that said
+    goodbye before the game was over (``left``); seat numbers."""
 
     t: str
-    away: list[str]
+    away: list[int]
+    left: NotRequired[list[int]]
 
 
 class NeedFrame(TypedDict):

@@ -44,6 +44,7 @@ from atoll.net.identity import (
     check_curve_key,
     check_name,
 )
+from atoll.net.joinline import shell_key
 
 log = logging.getLogger(__name__)
 
@@ -224,8 +225,10 @@ class FoundTable:
 
     @property
     def pinned_address(self) -> str:
-        """``HOST:PORT#KEY``: the address with the host's CURVE key pinned, as ``--address`` takes it."""
-        return f"{self.address}#{self.announcement.curve_key}"
+        """``HOST[,HOST...]:PORT#KEY``: every address with the host's CURVE key pinned, shell-safe (the
+        key in base32), as ``--address`` takes it."""
+        hosts = ",".join(f"[{host}]" if ":" in host else host for host in self.addresses)
+        return f"{hosts}:{self.port}#{shell_key(self.announcement.curve_key)}"
 
     def to_json(self) -> dict[str, object]:
         """A JSON-able dict of everything found (for ``--json`` output and logs)."""
@@ -550,9 +553,13 @@ async def browse(timeout: float, *, interfaces: Sequence[str] | None = None) -> 
 async def find_table(
     query: str, timeout: float, *, interfaces: Sequence[str] | None = None
 ) -> FoundTable | None:
-    """The table whose name or id is ``query``, waiting up to ``timeout`` seconds; None if none came."""
+    """The table whose name or id is ``query`` (in any case), waiting up to ``timeout`` seconds; None if
+    none came."""
     async with TableBrowser(interfaces=interfaces) as browser:
-        return await browser.wait_for(lambda t: query in (t.announcement.name, t.announcement.table), timeout)
+        wanted = query.casefold()
+        return await browser.wait_for(
+            lambda t: wanted in (t.announcement.name.casefold(), t.announcement.table.casefold()), timeout
+        )
 
 
 # --- by hand and in tests: python -m atoll.net.discovery -----------------------------------------

@@ -50,7 +50,7 @@ HANDSHAKE_ENDS = (
     | zmq.EVENT_HANDSHAKE_FAILED_AUTH
 )
 
-WATCHED = zmq.EVENT_ACCEPTED | zmq.EVENT_ACCEPT_FAILED | HANDSHAKE_ENDS
+WATCHED = zmq.EVENT_ACCEPTED | zmq.EVENT_ACCEPT_FAILED | HANDSHAKE_ENDS | zmq.EVENT_DISCONNECTED
 
 
 class Door:
@@ -76,6 +76,9 @@ class Door:
         """Handshakes ended (succeeded or failed) since the door last opened."""
         self.closings = 0
         """How many times the door closed."""
+        self.disconnects = 0
+        """Connections ZeroMQ found gone (closed by the peer, or silent past the ZMTP heartbeat timeout),
+        ever: its owner looks at who is still there when this grows (a monitor event names no peer)."""
 
     def bind(self, address: str, port: int | None) -> int:
         """Bind on ``address`` (an IP) and ``port`` (a free one when ``None``); return the port."""
@@ -103,6 +106,8 @@ class Door:
             kind, value = event["event"], event["value"]
             if kind == zmq.EVENT_ACCEPTED:
                 self.accepted += 1
+            elif kind == zmq.EVENT_DISCONNECTED:
+                self.disconnects += 1
             elif kind & HANDSHAKE_ENDS:
                 self.ended += 1
             if kind == zmq.EVENT_ACCEPT_FAILED and value in STARVED:

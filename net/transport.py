@@ -152,6 +152,16 @@ class Refused(ConnectionError):
     """The host's ZAP handler refused this identity: the CURVE handshake failed on authentication."""
 
 
+class WrongKey(ConnectionError):
+    """The handshake fails again and again before authentication: whoever answers there does not hold
+    the CURVE key this peer was given (or is no atoll table)."""
+
+
+#: Handshakes failed in a row, before authentication, that make a peer give up on the key it was given
+#: (one failure can be a link cut in the middle; a wrong key fails every time, about seven a second).
+WRONG_KEY_FAILURES = 3
+
+
 class PeerSocket:
     """A peer's DEALER, a CURVE client of the host whose public key (z85) it was given.
 
@@ -179,9 +189,15 @@ class PeerSocket:
         self.socket.curve_publickey, self.socket.curve_secretkey = curve_keys(identity)
         self.socket.curve_serverkey = host_key
         self._endpoint: str | None = None
-        # a refusal by the host's ZAP handler reaches the client only as a monitor event (ZeroMQ
-        # itself just retries the handshake), so it is watched from before the first connect
-        self._refusals = self.socket.get_monitor_socket(zmq.EVENT_HANDSHAKE_FAILED_AUTH)
+        # a refusal by the host's ZAP handler, and a host that cannot read this peer's hello (another
+        # key than the one given), reach the client only as monitor events (ZeroMQ itself just retries
+        # the handshake), so they are watched from before the first connect
+        self._refusals = self.socket.get_monitor_socket(
+            zmq.EVENT_HANDSHAKE_FAILED_AUTH
+            | zmq.EVENT_HANDSHAKE_FAILED_NO_DETAIL
+            | zmq.EVENT_HANDSHAKE_FAILED_PROTOCOL
+            | zmq.EVENT_HANDSHAKE_SUCCEEDED
+        )
         self._now = _immediate(self.socket)
 
     def connect(self, host: str, port: int) -> None:
@@ -227,21 +243,31 @@ class PeerSocket:
         return data
 
     async def recv_admitted(self) -> bytes:
-        """The next message from the host, or :class:`Refused` when the host refuses this identity's
-        handshake first (without this, a refused peer would wait for a message that never comes)."""
+        """The next message from the host; :class:`Refused` when the host refuses this identity's
+        handshake first, :class:`WrongKey` when every handshake fails before that (without these, the
+        peer would wait for a message that never comes)."""
         receiving = asyncio.ensure_future(self.socket.recv())
-        refusing = asyncio.ensure_future(self._refusals.recv_multipart())
+        failed = 0
         try:
-            await asyncio.wait({receiving, refusing}, return_when=asyncio.FIRST_COMPLETED)
+            while True:
+                watching = asyncio.ensure_future(self._refusals.recv_multipart())
+                try:
+                    await asyncio.wait({receiving, watching}, return_when=asyncio.FIRST_COMPLETED)
+                finally:
+                    if not watching.done():
+                        watching.cancel()
+                if receiving.done():
+                    data: bytes = receiving.result()
+                    return data
+                event = parse_monitor_message(watching.result())
+                if event["event"] == zmq.EVENT_HANDSHAKE_FAILED_AUTH:
+                    raise Refused(f"the host refused this identity's handshake (ZAP status {event['value']})")
+                failed = 0 if event["event"] == zmq.EVENT_HANDSHAKE_SUCCEEDED else failed + 1
+                if failed >= WRONG_KEY_FAILURES:
+                    raise WrongKey(f"{failed} handshakes in a row failed ({zmq.Event(event['event']).name})")
         finally:
-            for waiting in (receiving, refusing):
-                if not waiting.done():
-                    waiting.cancel()
-        if receiving.done() and not receiving.cancelled():
-            data: bytes = receiving.result()
-            return data
-        status = parse_monitor_message(refusing.result())["value"]
-        raise Refused(f"the host refused this identity's handshake (ZAP status {status})")
+            if not receiving.done():
+                receiving.cancel()
 
     def close(self) -> None:
         """Close the socket and its monitor (linger 0); closing again does nothing."""

@@ -137,6 +137,15 @@ class Overheard:
     def away(self, seats: tuple[int, ...]) -> None:
         self._host.away = seats
 
+    @property
+    def left(self) -> tuple[int, ...]:
+        """The seats the host shows as gone (they said goodbye before the game was over)."""
+        return self._host.left
+
+    @left.setter
+    def left(self, seats: tuple[int, ...]) -> None:
+        self._host.left = seats
+
 
 async def host_page(host: Sequencer, address: WebAddress) -> tuple[PageServer, Overheard]:
     """The page of the table ``host`` serves, and the hearing to hand the host's screen."""

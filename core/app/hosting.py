@@ -28,6 +28,7 @@ from atoll.app.follow import (
 from atoll.app.joining import play
 from atoll.app.person import (
     FINISHED,
+    LEFT,
     REMATCH,
     Hearing,
     Terminal,
@@ -38,7 +39,7 @@ from atoll.app.person import (
     say_event,
 )
 from atoll.app.ports import PortTaken, listen
-from atoll.app.serve import NobodyCame, run_host
+from atoll.app.serve import NobodyCame, close_table, run_host
 from atoll.app.store import (
     SealedFile,
     TableFiles,
@@ -57,6 +58,7 @@ from atoll.net.descriptors import raise_limit
 from atoll.net.discovery import Announcer
 from atoll.net.encoding import canonical_bytes, fingerprint
 from atoll.net.identity import Profile, tables_dir
+from atoll.net.joinline import join_line, lan_first, shell_key
 from atoll.net.transport import HostSocket, KeyService, curve_keys
 from atoll.registry import Registry
 from atoll.table.host import Sequencer
@@ -188,7 +190,8 @@ def _open_table(plan: HostPlan, found: Registry, profile: Profile) -> tuple[Sequ
         held.release()
         raise
     if not plan.headless:
-        host.local(host.table.compose(Kind.SIT, {"name": profile.name}))
+        sit = {"name": profile.name, **({"bot": plan.own_bot} if plan.own_bot else {})}
+        host.local(host.table.compose(Kind.SIT, sit))
     return host, files, held
 
 
@@ -210,6 +213,7 @@ def _open_sequencer(
         late_watchers=plan.late_watchers,
         host_timeout=plan.host_timeout,
         on_leave=OnLeave(plan.on_leave),
+        turn_time=plan.turn_time,
     )
 
 
@@ -338,8 +342,11 @@ async def _serve(
     try:
         if plan.web is not None:
             page, hearing = await host_page(host, WebAddress.parse(plan.web))
+        identity = key.verify_key.encode()
         keys = KeyService(
-            canonical_bytes({"curve": server_keys[0].decode(), "fp": host_fp, "table": table_id})
+            canonical_bytes(
+                {"curve": server_keys[0].decode(), "fp": host_fp, "id": identity.hex(), "table": table_id}
+            )
         )
         port = await listen(
             plan.bind,
@@ -353,13 +360,16 @@ async def _serve(
             # written once both ports are held: `atoll host --resume` listens there again
             write_place(files, {"role": "host", "plan": {**asdict(plan), "port": port, "quiet": False}})
         key_task = asyncio.create_task(keys.serve())
-        reach = "127.0.0.1" if plan.bind in ("0.0.0.0", "::") else plan.bind
-        address = f"{reach}:{port}#{server_keys[0].decode()}"
+        # the bots on this machine come over loopback, with the key pinned; people get the LAN line
+        address = f"127.0.0.1:{port}#{shell_key(server_keys[0])}" if plan.bind in ("0.0.0.0", "::") \
+            else f"{plan.bind}:{port}#{shell_key(server_keys[0])}"
+        line = join_line(_listening_on(plan.bind), port, identity)
         print(
             f"table {plan.table_name!r}: {plan.game} ({plan.variant}), {plan.seats} seats; id {table_id}",
             flush=True,
         )
-        print(f"host fingerprint {host_fp}; join with: atoll join --address {address}", flush=True)
+        print(f"host fingerprint {host_fp}; others join with:", flush=True)
+        print(line, flush=True)
         if plan.announce:
             big_screen = "" if page is None else screen_field(WebAddress.parse(str(plan.web)), page.port)
             announcer = await _announce(plan, table, port, server_keys[0].decode(), host_fp, big_screen)
@@ -377,9 +387,12 @@ async def _serve(
                 role="sit",
                 hearing=hearing,
                 hosting=True,
-                note=f"others join with: atoll join --address {address}",
+                note=f"others join with:\n{line}",
                 terminal=terminal,
             )
+            if ending == LEFT and not table.over():
+                await close_table(host, socket)
+                print(f"table {plan.table_name!r} is closed for everyone: {table.ended}", flush=True)
         else:
             lobby = table.lobby
             alone = None
@@ -430,6 +443,17 @@ async def _announce(
     announcer = Announcer(announcement, port=port, interfaces=interfaces)
     await announcer.open()
     return announcer
+
+
+def _listening_on(bind: str) -> list[str]:
+    """The addresses a person joins a table bound to ``bind`` at: the LAN ones for every interface (loopback
+    only when there is nothing else), else ``bind`` itself."""
+    if bind not in ("0.0.0.0", "::"):
+        return [bind]
+    try:
+        return lan_first(_lan_addresses())
+    except AtollError:
+        return ["127.0.0.1"]
 
 
 def _lan_addresses() -> list[str]:

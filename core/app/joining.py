@@ -30,6 +30,7 @@ from atoll.app.person import (
     play_on_screen,
     say_event,
 )
+from atoll.app.reaching import reach
 from atoll.app.store import (
     TableFiles,
     TableOver,
@@ -43,6 +44,7 @@ from atoll.app.store import (
 from atoll.app.tables import (
     check_installed,
     current_match,
+    ended_cleanly,
     left_line,
     report,
     say_endings,
@@ -52,9 +54,10 @@ from atoll.app.tables import (
 from atoll.errors import AtollError
 from atoll.locks import Held
 from atoll.net.discovery import FoundTable
-from atoll.net.encoding import fingerprint, parse_json, strict_hex
+from atoll.net.encoding import fingerprint, strict_hex
 from atoll.net.identity import Profile, tables_dir
-from atoll.net.transport import PeerSocket, Refused, ask_key
+from atoll.net.joinline import Address, Pin
+from atoll.net.transport import PeerSocket, Refused, WrongKey
 from atoll.pin import require_same
 from atoll.registry import Registry
 from atoll.table.log import HostEquivocated
@@ -90,12 +93,14 @@ class JoinPlan:
     """Whether the table was found through DNS-SD: a seat that takes it over announces it again."""
 
     @classmethod
-    def chosen(cls, found: FoundTable, *, spectate: bool) -> JoinPlan:
-        """The plan for a table chosen in the lobby: its first address, and the key and fingerprint it
-        announced (so no key is asked for, and a host with another fingerprint is refused)."""
+    async def chosen(cls, found: FoundTable, *, spectate: bool) -> JoinPlan:
+        """The plan for a table chosen in the lobby: the first of its addresses that answers, and the key
+        and fingerprint it announced (so a host with another key or fingerprint is refused)."""
         a = found.announcement
+        address = Address(found.addresses, found.port, Pin(curve=a.curve_key.encode()))
+        reached = await reach(address, None, quiet=True)
         return cls(
-            found.addresses[0], found.port, a.curve_key, a.fingerprint, None, spectate, False, announced=True
+            reached.host, found.port, a.curve_key, a.fingerprint, None, spectate, False, announced=True
         )
 
 
@@ -105,28 +110,8 @@ class JoinState:
     ended while this machine knocks for the host's next one (nothing is owed there), else ``None``."""
 
     finished: str | None = None
-
-
-async def learn_host_key(profile: Profile, host: str, port: int, *, quiet: bool) -> tuple[str, str]:
-    """The CURVE key of the host at ``host:port``, asked of it and remembered (trust on first use).
-
-    A key that differs from the one remembered for the address is refused (HostKeyChanged says how
-    to pin or forget it).
-    """
-    address = f"{host}:{port}"
-    try:
-        answer = parse_json(await ask_key(host, port + 1))
-        offered, host_fp = str(answer["curve"]), str(answer["fp"])
-    except (TimeoutError, ValueError, KeyError, TypeError) as exc:
-        raise AtollError(
-            f"no table answers at {address} ({exc or 'no answer'}); is the address right?"
-        ) from exc
-    if profile.known_hosts.remember(address, offered) and not quiet:
-        print(
-            f"first contact with {address}: host fingerprint {host_fp} "
-            f"(remembered; pin it with --address {address}#{offered})"
-        )
-    return offered, host_fp
+    at: str | None = None
+    """The id of the table this join sat (or watched) at, once it has its files there."""
 
 
 async def join_table(
@@ -189,14 +174,19 @@ async def knock(
         except Refused as exc:  # definite: knocking again would be refused again
             socket.close()
             why = (
-                "its seats are taken and it admits no more spectators (a host can: "
-                "atoll host --late-watchers)"
+                "its seats are taken and it admits no more spectators (its host chose --no-late-watchers)"
                 if spectate
                 else "its seats are taken and none is this identity's; watch with --spectate if its host "
-                "admits late spectators (atoll host --late-watchers)"
+                "admits late spectators (as it does unless it chose --no-late-watchers)"
             )
             who = fingerprint(key.verify_key.encode())
             raise AtollError(f"the table at {host}:{port} refused this identity ({who}): {why}") from exc
+        except WrongKey as exc:  # definite too: the key will not change by knocking again
+            socket.close()
+            raise AtollError(
+                f"the table at {host}:{port} does not hold the key this join was given ({exc}); check the "
+                "line with its host, or join without the part after '#'"
+            ) from exc
         except (TableFailed, OSError) as exc:
             failed = exc
         socket.close()
@@ -236,22 +226,30 @@ async def _join_once(
             require_same(game, pinned, found.installed_pin(game))
         files = table_files(tables_dir(profile.home), welcome.table_id)
         held = files.hold()  # let go below, when the socket closes
-        master = os.urandom(32)
+        state.at = welcome.table_id
         role = "watch" if plan.spectate else "sit"
-        write_secrets(files, {"master": master.hex(), "table": welcome.table_id, "role": role})
-        write_place(
-            files,
-            {
-                "role": role,
-                "host": plan.host,
-                "port": plan.port,
-                "curve": plan.curve,
-                "host_key": welcome.host_key.hex(),
-                "bot": plan.bot,
-                "announced": plan.announced,
-            },
-        )
+        if files.secrets.exists():
+            # this machine was at this table before (watching it again from the lobby, say): it comes
+            # back as it was there, with its own secrets and its copy of the log
+            master, role = _again(files, role, plan.quiet)
+        else:
+            master = os.urandom(32)
+            write_secrets(files, {"master": master.hex(), "table": welcome.table_id, "role": role})
+            write_place(
+                files,
+                {
+                    "role": role,
+                    "host": plan.host,
+                    "port": plan.port,
+                    "curve": plan.curve,
+                    "host_key": welcome.host_key.hex(),
+                    "bot": plan.bot,
+                    "announced": plan.announced,
+                },
+            )
         table = table_in(files, welcome.table_id, welcome.host_key, key, found, master)
+        if files.log.exists():
+            table.restore(repair=True)  # a damaged tail is sent again by the host
         link = Link(key, socket, announce=plan.announced)
         standby = standby_address(plan.host, plan.port) if role == "sit" else None
         try:
@@ -266,6 +264,17 @@ async def _join_once(
         socket.close()
         if held is not None:
             held.release()
+
+
+def _again(files: TableFiles, role: str, quiet: bool) -> tuple[bytes, str]:
+    """The master secret and role this machine had at the table in ``files`` before; says so when the
+    role differs from the one asked for now (a seat stays a seat: its identity holds it)."""
+    before = read_secrets(files)
+    was = str(before.get("role", role))
+    if was != role and not quiet:
+        held = "a seat" if was == "sit" else "a spectator's place"
+        print(f"this machine had {held} at table {files.folder.name} already: back to it", flush=True)
+    return bytes.fromhex(before["master"]), was
 
 
 async def resume_join(
@@ -291,6 +300,8 @@ async def resume_join(
     except TableOver as over:
         print(f"{over}: nothing to resume; `atoll audit {over.log}` checks its log")
         return 0
+    if state is not None:
+        state.at = files.folder.name
     with files.hold():
         return await _resume_join(files, found, profile, quiet=quiet, leave=leave, state=state, shown=shown)
 
@@ -395,7 +406,8 @@ async def play(
     stand_in = spectate and bool(bot)
     person = stand_in and bot == PERSON
     bot = None if person else bot
-    session = PeerSession(table, role, profile.name, found.installed_pin, standby=standby, stand_in=stand_in)
+    session = PeerSession(table, role, profile.name, found.installed_pin, standby=standby, stand_in=stand_in,
+                          bot=bot)
     if shown is not None:
         shown(table, session)
     choose: Chooser | None = None
@@ -426,7 +438,7 @@ async def play(
             return 1, ending
     finally:
         table.log.close()
-    if quiet and (table.results() is not None or table.left is not None or table.handed_away is not None):
+    if quiet and (table.results() is not None or ended_cleanly(table) or table.handed_away is not None):
         return 0, ending
     assert table.log.path is not None
     return report(table, table.log.path), ending

@@ -137,12 +137,12 @@ async def run_peer(
                 for reply in session.on_frame(data):
                     await socket.send(reply)
                 table.settle()
-            elif not quiet and now - heard >= HOST_QUIET_S:
-                quiet = True
-                table.events.append(
-                    Event("the host does not answer; waiting for it to come back", len(table.log.entries) - 1)
-                )
-            elif quiet:
+            else:
+                if not quiet and now - heard >= HOST_QUIET_S:
+                    quiet = True
+                    said = "the host does not answer; waiting for it to come back"
+                    table.events.append(Event(said, len(table.log.entries) - 1))
+                # from one host timeout on, which may be shorter than the wait before saying so
                 gone = next_host(table, now - heard, passed_over)
                 if gone is not None:
                     raise gone
@@ -157,6 +157,8 @@ async def run_peer(
         intake.close()
         if thinking is not None and not thinking.done():
             thinking.cancel()
+            # asked and not answered (the host went, say): the next loop, at the next host, asks again
+            session.asked_at = -1
     if on_event is not None:
         for event in table.events[shown:]:
             on_event(event)

@@ -56,6 +56,7 @@ class Hearing(Protocol):
 
     on_chat: Callable[[Envelope], None] | None
     away: tuple[int, ...]
+    left: tuple[int, ...]
 
 
 def full_screen(env: Mapping[str, str] | None = None) -> bool:
@@ -96,8 +97,9 @@ async def play_on_screen(
     from atoll.tui.screen import Ending
 
     away = (lambda: hearing.away) if hearing is not None else None
+    left = (lambda: hearing.left) if hearing is not None else None
     source = NetTable(table, role=role, send=send, hosting=hosting, leave_line=leave_line, note=note,
-                      away=away, stand_in=stand_in)
+                      away=away, stand_in=stand_in, left=left, verbose=_shows_internal())
     if hearing is not None:
         hearing.on_chat = source.hear
     encoding = (getattr(sys.stdout, "encoding", "") or "").lower()
@@ -154,15 +156,36 @@ def rematch_line(source: NetTable) -> str:
     return "r: take a seat at the host's next game here, once the host opens one · Enter: leave"
 
 
+#: The loggers of the table protocol's own refusals (a message the host would not take, an entry a peer
+#: would not take): what went wrong between machines, not news of the table. Kept in the table's
+#: folder (``refusals.log``) for the audit, and shown on the screen only with ``--verbose``.
+INTERNAL = frozenset({"atoll.table.host", "atoll.table.peer"})
+
+#: The file in a table's folder where its internal refusals are kept.
+REFUSALS_FILE = "refusals.log"
+
+
+def verbose(on: bool) -> None:
+    """``--verbose``: the table's internal refusals are shown on the screen too (the ``atoll`` logger
+    then passes INFO and up; the screen reads that as asked to show everything)."""
+    logging.getLogger("atoll").setLevel(logging.INFO if on else logging.NOTSET)
+
+
+def _shows_internal() -> bool:
+    return logging.getLogger("atoll").level == logging.INFO
+
+
 class _ToLog(logging.Handler):
-    """Puts the table's warnings in the screen's log instead of on a terminal the screen owns."""
+    """Puts the table's warnings in the screen's log instead of on a terminal the screen owns; internal
+    refusals only with ``--verbose``."""
 
     def __init__(self, source: NetTable) -> None:
         super().__init__(logging.WARNING)
         self.source = source
 
     def emit(self, record: logging.LogRecord) -> None:
-        self.source.note_line(f"({record.getMessage()})")
+        if record.name not in INTERNAL or _shows_internal():
+            self.source.note_line(f"({record.getMessage()})")
 
 
 @contextlib.contextmanager
@@ -171,10 +194,20 @@ def _warnings_into(source: NetTable) -> Iterator[None]:
     handler, propagate = _ToLog(source), logger.propagate
     logger.addHandler(handler)
     logger.propagate = False
+    kept: logging.Handler | None = None
+    folder = source.table.log.path.parent if source.table.log.path is not None else None
+    if folder is not None:
+        kept = logging.FileHandler(folder / REFUSALS_FILE, encoding="utf-8")
+        kept.setFormatter(logging.Formatter("%(asctime)s %(name)s: %(message)s"))
+        kept.addFilter(lambda record: record.name in INTERNAL)
+        logger.addHandler(kept)
     try:
         yield
     finally:
         logger.removeHandler(handler)
+        if kept is not None:
+            logger.removeHandler(kept)
+            kept.close()
         logger.propagate = propagate
 
 

@@ -16,6 +16,7 @@ from atoll.table.frames import batched
 from atoll.table.host import Outgoing, Sequencer
 from atoll.table.peer import Chooser, TableFailed
 from atoll.table.table import Event
+from atoll.wire import Kind
 
 log = logging.getLogger("atoll.app.serve")
 
@@ -51,10 +52,12 @@ async def run_host(
     on_event: Callable[[Event], None] | None = None,
     *,
     grace: float = GRACE_S,
+    late_grace: float = LATE_GRACE_S,
     alone_limit: float | None = None,
 ) -> None:
     """Relay messages until the game is over (the host's own seat moves through ``choose``).
 
+    ``late_grace``: how long a seat that has not said goodbye is waited for after the game.
     ``alone_limit``: give up (:class:`~atoll.table.peer.TableFailed`) when no peer has synced for that
     many seconds since the start (a host resumed after its table moved to another seat, and ended).
     """
@@ -111,6 +114,7 @@ async def run_host(
     intake = Intake(socket)
     door = asyncio.ensure_future(socket.door.watch())  # idle connections cannot starve the host
     ticked = 0.0
+    disconnects = 0
     try:
         while not table.over():
             engine = table.engine
@@ -143,6 +147,11 @@ async def run_host(
                     f"no peer came back within {alone_limit:.0f} s: the table has moved to another seat "
                     "or ended without this host; its log here is kept"
                 )
+            if socket.door.disconnects != disconnects:
+                # ZeroMQ found a link gone (closed, or silent past its heartbeat timeout) without saying
+                # whose: a frame to every connection finds out, and the next tick shows the seat away
+                disconnects = socket.door.disconnects
+                send(host.probe())
             if now - ticked >= TICK_S:
                 ticked = now
                 send(host.tick(now))
@@ -153,7 +162,7 @@ async def run_host(
         flush()
         # the game is over: keep answering syncs while the peers catch up and say goodbye
         # (a seat that has not said goodbye may be restarting: it gets LATE_GRACE_S to come back)
-        deadline, late = time.monotonic() + grace, time.monotonic() + max(grace, LATE_GRACE_S)
+        deadline, late = time.monotonic() + grace, time.monotonic() + max(grace, late_grace)
         while (host.connections or host.owed_goodbyes()) and time.monotonic() < late:
             if not host.owed_goodbyes() and time.monotonic() >= deadline:
                 break
@@ -169,3 +178,16 @@ async def run_host(
         door.cancel()
         if mover is not None and not mover.done():
             mover.cancel()
+
+
+#: Seconds a host that closes its table waits for the peers to take the closing entry and say goodbye.
+CLOSE_GRACE_S = 2.0
+
+
+async def close_table(host: Sequencer, socket: HostSocket) -> None:
+    """Close the table for everyone before the game is over (the host's person left): the host's signed
+    ``close`` entry goes to every peer at once, and the host answers them for up to
+    :data:`CLOSE_GRACE_S` while they take it in and say goodbye."""
+    host.emit = None  # the loop that sent entries as they came has stopped: these go out here
+    deliver(socket, host.local(host.table.compose(Kind.CLOSE, {})), host)
+    await run_host(host, socket, grace=CLOSE_GRACE_S, late_grace=CLOSE_GRACE_S)

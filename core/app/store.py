@@ -149,7 +149,7 @@ def resumable(tables: Path, *, hosting: bool, table_id: str | None = None) -> Ta
 
 
 def _finished(log: Path) -> bool:
-    """Whether the log's last whole entry is the host's ``end``."""
+    """Whether the log's last whole entry is the host's ``end`` (or ``close``)."""
     try:
         lines = log.read_bytes().splitlines()
     except OSError:
@@ -160,7 +160,8 @@ def _finished(log: Path) -> bool:
         except ValueError:
             continue  # a torn last line
         message = entry.get("msg") if isinstance(entry, dict) else None
-        return isinstance(message, dict) and message.get("kind") == Kind.END
+        # the host's end, or its close: a table its host closed before the game was over is over too
+        return isinstance(message, dict) and message.get("kind") in (Kind.END, Kind.CLOSE)
     return False
 
 

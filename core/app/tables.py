@@ -22,6 +22,7 @@ from atoll.errors import AtollError
 from atoll.pin import require_same
 from atoll.registry import Registry
 from atoll.table.peer import Chooser
+from atoll.table.reasons import EndReason
 from atoll.table.table import Event, Table
 from atoll.types import Action
 
@@ -81,12 +82,17 @@ def left_line(table: Table) -> str:
     return table.ended or "the game had ended"
 
 
+def ended_cleanly(table: Table) -> bool:
+    """Whether the game ended early without anyone doing wrong: a seat left, or the host closed it."""
+    return table.left is not None or (table.ending is not None and table.ending.reason is EndReason.CLOSED)
+
+
 def report(table: Table, log: Path) -> int:
     """Print how the table ended for this machine; the exit status (0 unless the game did not finish)."""
     if table.handed_away is not None:  # this seat left, handing its seat over: nothing went wrong
         print(f"you left the table: {left_line(table)}; the table's log: {log}")
         return 0
-    if table.left is not None:  # a clear end, if not a finished game: nobody did anything wrong
+    if ended_cleanly(table):  # a clear end, if not a finished game: nobody did anything wrong
         print(f"the game ended: {table.ended}; the table's log: {log}")
         return 0
     end = table.results()

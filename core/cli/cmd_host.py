@@ -55,7 +55,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--headless", action="store_true", help="take no seat: only host the table")
     parser.add_argument(
-        "--late-watchers", action="store_true", help="admit spectators after the seats are taken"
+        "--late-watchers",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="admit spectators after the seats are taken (the default; --no-late-watchers refuses them)",
+    )
+    parser.add_argument(
+        "--verbose",
+        action="store_true",
+        help="show the table protocol's internal refusals on the screen too (always kept in the table's "
+        "folder, refusals.log)",
     )
     parser.add_argument("--quiet", action="store_true", help="print only the table's address and the result")
     parser.add_argument(
@@ -105,11 +114,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Host the table until the game is over."""
     from atoll.app.hosting import HostPlan, host_table, resume_host
+    from atoll.app.person import verbose
     from atoll.net import eventloop
     from atoll.net.identity import MAX_NAME_LENGTH, check_name, login_name, open_profile
     from atoll.paths import data_root
 
     found = use_think(registry(quiet=args.quiet), args.think)
+    verbose(args.verbose)
     if args.turn_time is not None and not args.turn_time > 0:
         raise AtollError(f"--turn-time is a number of seconds above 0, not {args.turn_time:g}")
     if not 1 <= args.host_timeout <= 3600:

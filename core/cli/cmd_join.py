@@ -1,8 +1,9 @@
 """``atoll join [TABLE]``: list the tables on the LAN, or sit down at one (as a person or a bot), or watch.
 
-A table is found by name through DNS-SD, or reached directly with ``--address HOST:PORT``; a direct
-join learns the host's key on first contact and shows its fingerprint (trust on first use, remembered
-for that address), and ``--address HOST:PORT#KEY`` pins the key instead.
+A table is found by name (in any case) through DNS-SD, or reached directly with ``--address HOST:PORT``;
+a direct join learns the host's key on first contact and shows its fingerprint (trust on first use,
+remembered for that address), and ``--address HOST[,HOST...]:PORT#PIN``, the line a host prints, pins
+its fingerprint (or key) instead (:mod:`atoll.net.joinline`).
 """
 
 from __future__ import annotations
@@ -30,7 +31,12 @@ HELP = "find tables on the LAN, or join one as a player, a bot or a spectator"
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the ``join`` options."""
     parser.add_argument("table", nargs="?", help="the table's name or id (without it: list the tables found)")
-    parser.add_argument("--address", metavar="HOST:PORT[#KEY]", help="go to this address instead of looking")
+    parser.add_argument(
+        "--address",
+        metavar="HOST[,HOST...]:PORT[#PIN]",
+        help="go to this address instead of looking: the line the host prints (the first of its addresses "
+        "that answers; PIN: the host's fingerprint or key)",
+    )
     parser.add_argument(
         "--bot", metavar="KIND", help="a bot of KIND plays the seat (exits 0 when the game ends)"
     )
@@ -51,6 +57,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="how long to look for tables on the LAN (default: 3)",
     )
     parser.add_argument("--json", action="store_true", help="list the tables found as JSON")
+    parser.add_argument(
+        "--verbose",
+        action="store_true",
+        help="show the table protocol's internal refusals on the screen too (always kept in the table's "
+        "folder, refusals.log)",
+    )
     parser.add_argument("--quiet", action="store_true", help="print only problems")
     parser.add_argument(
         "--leave",
@@ -63,18 +75,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="go back to the table this machine joined last (or TABLE, its id) after a crash or a quit",
     )
-
-
-def parse_address(text: str) -> tuple[str, int, str | None]:
-    """``HOST:PORT`` or ``HOST:PORT#KEY`` (KEY: the host's CURVE key, 40 characters of z85)."""
-    address, _, key = text.partition("#")
-    host, _, port = address.rpartition(":")
-    host = host.strip("[]")
-    if not host or not port.isdigit() or not 0 < int(port) < 65535:
-        raise AtollError(f"--address wants HOST:PORT or HOST:PORT#KEY, not {text!r}")
-    if key and len(key) != 40:
-        raise AtollError(f"the key after '#' is the host's 40-character CURVE key, not {key!r}")
-    return host, int(port), key or None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -91,8 +91,10 @@ def run(args: argparse.Namespace) -> int:
         kinds = ", ".join(sorted(registry(quiet=args.quiet).bots))
         raise AtollError(f"no bot kind {args.stand_in!r} is installed (kinds: {kinds})")
     from atoll.app.joining import JoinState
+    from atoll.app.person import verbose
     from atoll.net import eventloop
 
+    verbose(args.verbose)
     state = JoinState()
     try:
         done = eventloop.run(_join(args, state))
@@ -108,6 +110,8 @@ def interrupted_line(state: JoinState) -> str:
     if state.finished is not None:
         return (f"atoll join: stopped waiting for the next game; the game at table {state.finished} "
                 "is over and nothing is owed there")
+    if state.at is None:
+        return "atoll join: stopped before reaching a table; nothing was written"
     return "atoll join: interrupted; take your seat again with: atoll join --resume"
 
 
@@ -135,16 +139,20 @@ async def _join(args: argparse.Namespace, state: JoinState) -> int | HostChoice:
 
 
 async def plan_to(args: argparse.Namespace, profile: Profile, *, bot: str | None, spectate: bool) -> JoinPlan:
-    """How to reach the table ``args`` name: ``--address`` (its key learnt once, or pinned), or the table
-    found by name through DNS-SD within ``--wait`` seconds."""
-    from atoll.app.joining import JoinPlan, learn_host_key
+    """How to reach the table ``args`` name: ``--address`` (the first of its hosts that answers; its key
+    learnt once, or pinned by key or fingerprint), or the table found by name (in any case) through
+    DNS-SD within ``--wait`` seconds, at the first of its addresses that answers."""
+    from atoll.app.joining import JoinPlan
+    from atoll.app.reaching import reach
     from atoll.net.discovery import find_table
+    from atoll.net.joinline import Address, BadAddress, Pin, parse_address
 
     expected_fp: str | None = None
     if args.address is not None:
-        host, port, key = parse_address(args.address)
-        if key is None:
-            key, expected_fp = await learn_host_key(profile, host, port, quiet=args.quiet)
+        try:
+            address = parse_address(args.address)
+        except BadAddress as exc:
+            raise AtollError(str(exc)) from exc
     else:
         found = await find_table(args.table, args.wait)
         if found is None:
@@ -152,9 +160,19 @@ async def plan_to(args: argparse.Namespace, profile: Profile, *, bot: str | None
                 f"no table {args.table!r} found on the LAN within {args.wait:g} s "
                 "(try a longer --wait, or --address HOST:PORT)"
             )
-        host, port = found.addresses[0], found.port
-        key, expected_fp = found.announcement.curve_key, found.announcement.fingerprint
-    return JoinPlan(host, port, key, expected_fp, bot, spectate, args.quiet, announced=args.address is None)
+        address = Address(found.addresses, found.port, Pin(curve=found.announcement.curve_key.encode()))
+        expected_fp = found.announcement.fingerprint
+    reached = await reach(address, profile, quiet=args.quiet)
+    return JoinPlan(
+        reached.host,
+        address.port,
+        reached.curve,
+        expected_fp or reached.fingerprint,
+        bot,
+        spectate,
+        args.quiet,
+        announced=args.address is None,
+    )
 
 
 async def _list(args: argparse.Namespace) -> int:
@@ -218,7 +236,7 @@ async def after_lobby(
         return choice.host
     if choice.table is None:
         raise AtollError(f"the lobby chose to {choice.action} but named no table")
-    plan = JoinPlan.chosen(choice.table, spectate=choice.action == "spectate")
+    plan = await JoinPlan.chosen(choice.table, spectate=choice.action == "spectate")
     return await join_table(plan, found, profile(), state=state, terminal=terminal)
 
 

@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
+import time
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import replace
 
 from atoll.client.narration import Narrator
 from atoll.client.refusals import parse_typed
@@ -22,6 +25,7 @@ from atoll.game import Fragments, Game
 from atoll.net.envelope import Envelope
 from atoll.scoresheet import ScoreSheet
 from atoll.table.engine import Waiting as EngineWaiting
+from atoll.table.presence import MARKS, Presence, presence_of
 from atoll.table.table import Event, Table
 from atoll.types import Action, Config, Results
 from atoll.wire import Kind
@@ -30,6 +34,26 @@ from atoll.wire import Kind
 POLL_S = 0.1
 #: The longest chat line sent or shown (the host relays at most 500 characters).
 CHAT_LIMIT = 300
+#: Seconds a seat that came back is marked "back" beside its name.
+BACK_S = 10.0
+#: Seconds a person leaving before the end waits for their goodbye to leave.
+BYE_S = 1.0
+#: Seconds left of the turn time from which the status line warns.
+WARN_S = 10.0
+
+
+def countdown_text(left: float, *, mine: bool) -> str:
+    """The turn time left, to open the status line with (so that it shows however long the rest is):
+    ``0:42 left · ``, a warning from :data:`WARN_S` on, and at the end, that the time ran out (the
+    table then states a timeout)."""
+    if left <= 0:
+        return "your time has run out · " if mine else "out of time, the table states a timeout · "
+    seconds = math.ceil(left)
+    shown = f"{seconds // 60}:{seconds % 60:02d}"
+    if seconds <= WARN_S:
+        return f"hurry, only {shown} left! · " if mine else f"only {shown} left! · "
+    return f"{shown} left · "
+
 
 #: Runs the table's loop with a chooser for this peer's seat and a listener for table events.
 Serve = Callable[
@@ -62,8 +86,11 @@ class NetTable:
     :param hosting: whether this peer is the host (leaving closes the table for everyone).
     :param leave_line: what to print when the person leaves before the end (how to come back).
     :param note: a line for the board while the seats fill up (how others join).
-    :param away: the seats the host shows as away now (no word from them for a while).
+    :param away: the seats the host shows as away now (their link is gone or silent).
     :param stand_in: the person watches, and plays a seat handed over to them (``role`` ``"watch"``).
+    :param left: the seats the host shows as gone now (they said goodbye before the end).
+    :param clock: seconds, for how long a seat that came back is marked back (:data:`BACK_S`).
+    :param verbose: show the entries the table refused (the log keeps them; they are no table news).
     """
 
     def __init__(
@@ -77,6 +104,9 @@ class NetTable:
         note: str | None = None,
         away: Callable[[], Sequence[int]] | None = None,
         stand_in: bool = False,
+        left: Callable[[], Sequence[int]] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        verbose: bool = False,
     ) -> None:
         if role not in ("sit", "watch"):
             raise ValueError(f"role is 'sit' or 'watch', not {role!r}")
@@ -87,6 +117,12 @@ class NetTable:
         self.leave_line = leave_line
         self.note = note
         self._away = away
+        self._left = left
+        self._clock = clock
+        self.verbose = verbose
+        self._was: dict[int, Presence] = {}  # each seat's presence when last looked at
+        self._back: dict[int, float] = {}  # seats that came back, and when
+        self._owed_since: tuple[int, float] = (-1, 0.0)  # the log's length, and when it reached it
         self._send = send
         self._task: asyncio.Task[object] | None = None
         self._sending: set[asyncio.Task[None]] = set()
@@ -139,9 +175,13 @@ class NetTable:
 
     async def close(self, grace: float = 10.0) -> None:
         """Stop the table's loop: at once when the person left before the end (the seat stays in the
-        log, to come back to); once the game is over, after up to ``grace`` seconds for it to close."""
+        log, to come back to; the others are told it left), once the game is over after up to ``grace``
+        seconds for it to close."""
         if self._task is not None and not self._task.done() and self.results() is not None:
             await asyncio.wait({self._task}, timeout=grace)
+        elif self._leaving_early():
+            with contextlib.suppress(Exception):  # a goodbye that cannot leave changes nothing
+                await asyncio.wait_for(self._send(self.table.compose(Kind.BYE, {})), BYE_S)
         for task in (self._task, *self._sending):
             if task is not None and not task.done():
                 task.cancel()
@@ -220,11 +260,60 @@ class NetTable:
         engine = self.table.engine
         acting = engine.waiting().seat if engine is not None else None
         mine = self.table.my_seat if self.role == "sit" or self.stand_in else None
-        return [SeatLine(seat, name, self.who(seat), seat == acting, seat == mine)
+        return [SeatLine(seat, name, self.who(seat), seat == acting, seat == mine,
+                         self._mark(seat) if seat != self.table.my_seat else "")
                 for seat, name in enumerate(self.names())]
 
+    def _mark(self, seat: int) -> str:
+        """The presence mark beside ``seat``: a bot's says which bot plays it ("random bot")."""
+        presence = self.presence(seat)
+        lobby = self.table.lobby
+        if presence is Presence.BOT and lobby is not None:
+            return f"{lobby.bots[lobby.seated[seat]]} bot"
+        return MARKS[presence]
+
+    def presence(self, seat: int) -> Presence:
+        """Whether ``seat`` is here (a person, or a bot), away, gone, or back a moment ago."""
+        lobby = self.table.lobby
+        if lobby is None or seat >= len(lobby.seated):
+            return Presence.HERE
+        now = presence_of(seat, self._away() if self._away else (), self._left() if self._left else ())
+        was = self._was.get(seat, Presence.HERE)
+        self._was[seat] = now
+        if now is Presence.HERE and was in (Presence.AWAY, Presence.LEFT):
+            self._back[seat] = self._clock()
+        if now is not Presence.HERE:
+            self._back.pop(seat, None)
+            return now
+        if seat in self._back and self._clock() - self._back[seat] < BACK_S:
+            return Presence.BACK
+        return Presence.BOT if lobby.seated[seat] in lobby.bots else Presence.HERE
+
     def waiting(self) -> Waiting:
-        """What the table waits for now: players, a seat's move, or a seat's part in the fair protocols."""
+        """What the table waits for now: players, a seat's move, or a seat's part in the fair protocols;
+        with the table's turn time, how long is left for it (the same on every screen)."""
+        now = self._waiting_now()
+        left, engine = self.time_left(), self.table.engine
+        if left is None or engine is None or now.over:
+            return now
+        owed = engine.waiting()
+        if owed.seat is None and not owed.owed:  # chance being drawn, or nothing: no one's time runs
+            return now
+        mine = self.role == "sit" and owed.seat is not None and owed.seat == self.table.my_seat
+        return replace(now, text=countdown_text(left, mine=mine) + now.text)
+
+    def time_left(self) -> float | None:
+        """Seconds left of the turn time for what the table waits on now (``None``: no turn time, or
+        nothing is owed). The clock starts at each new log entry, as the host's does."""
+        lobby, engine = self.table.lobby, self.table.engine
+        if lobby is None or lobby.turn_time is None or engine is None or self.table.over():
+            return None
+        length, now = len(self.table.log.entries), self._clock()
+        if self._owed_since[0] != length:
+            self._owed_since = (length, now)
+        return lobby.turn_time - (now - self._owed_since[1])
+
+    def _waiting_now(self) -> Waiting:
         problem = self.problem()
         if problem is not None:
             return Waiting(None, f"the game stopped: {problem}", False, over=True)
@@ -238,7 +327,8 @@ class NetTable:
             return Waiting(None, f"waiting for players: {len(lobby.seated)} of {lobby.seats} seats taken, "
                                  f"{free} free", False)
         now = engine.waiting()
-        shown_away = self._away() if self._away is not None else ()
+        shown_away = [*(self._away() if self._away is not None else ()),
+                      *(self._left() if self._left is not None else ())]
         away = [seat for seat in shown_away if seat != self.table.my_seat]
         if now.owed and not now.seats:
             return Waiting(None, self._owed_text(now) + self._away_text(now.owed, away), False)
@@ -251,8 +341,11 @@ class NetTable:
         name = self.names()[now.seat]
         if now.seat != self.table.my_seat or not (self.role == "sit" or self.stand_in):
             verb = "is making a secret choice…" if now.secret else "is thinking…"
-            if now.seat in away:
+            gone = self.presence(now.seat)
+            if gone is Presence.AWAY:
                 verb = "is away; the table waits"
+            elif gone is Presence.LEFT:
+                verb = "has left the table; the table waits"
             return Waiting(now.seat, f"{name} ({self.who(now.seat)}) {verb}", False, now.secret)
         if self._asked is None or self._asked.done():
             sent = self._sent_at == len(engine.match.events)
@@ -402,6 +495,11 @@ class NetTable:
             return LogLine(None, f"{name} (watching): {text}", chat=True)
         return LogLine(seat, f"{name} ({self.names()[seat]}): {text}", chat=True)
 
+    def _leaving_early(self) -> bool:
+        """Whether this peer's person leaves a game that goes on (not the host: it closes the table)."""
+        return (not self.hosting and self._seated() and self.results() is None and self.problem() is None
+                and self.table.engine is not None)
+
     def leave(self) -> str | None:
         """Leave the table: the seat stays in its log; the line says how to come back, if it can be."""
         if self.results() is not None or self.problem() is not None:
@@ -431,10 +529,17 @@ class NetTable:
             self._problem = f"{type(exc).__name__}: {exc}"
         changed()
 
-    def _stamp(self) -> tuple[int, int, int, bool]:
+    def _stamp(self) -> tuple[object, ...]:
         engine = self.table.engine
         steps = engine.progress() if engine is not None else -1
-        return (len(self.table.log.entries), len(self._log), steps, self._asked is not None)
+        lobby = self.table.lobby
+        seats = len(lobby.seated) if lobby is not None else 0
+        # a presence change (a seat away, back, or no longer marked back) is news to draw too
+        marks = tuple(self.presence(seat) for seat in range(seats))
+        left = self.time_left()
+        second = None if left is None else math.ceil(left)  # the countdown is redrawn each second
+        return (len(self.table.log.entries), len(self._log), steps, self._asked is not None,
+                len(self.table.events), marks, second)
 
     def _notify(self) -> None:
         changed = getattr(self, "_changed", None)
@@ -466,8 +571,8 @@ class NetTable:
         """A table event the game's own log does not tell: who sat down, a refusal, a cheat."""
         if event.blame is not None:
             return LogLine(None, f"CHEAT: {event.text}")
-        if event.refused:
-            return LogLine(None, f"(refused) {event.text}")
+        if event.refused:  # kept in the log for the audit; on the screen only when asked
+            return LogLine(None, f"(refused) {event.text}") if self.verbose else None
         entries = self.table.log.entries
         kind = entries[event.seq].message.kind if 0 <= event.seq < len(entries) else ""
         if kind in (Kind.MOVE, Kind.END) and event.seq not in self._told_entries:

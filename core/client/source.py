@@ -67,6 +67,8 @@ class SeatLine:
     """Whether this seat is to decide now."""
     local: bool
     """Whether a person at this terminal plays it."""
+    presence: str = ""
+    """Its presence mark at a network table ("away", "left", "bot", "back"; empty: simply here)."""
 
 
 @dataclass(frozen=True)

@@ -26,8 +26,9 @@ from atoll.net.ratelimit import RateLimit
 from atoll.pin import GamePin
 from atoll.table.frames import entry_frame, frame
 from atoll.table.log import BadEntry, HostEquivocated, sequence
+from atoll.table.presence import changes
 from atoll.table.reasons import EndReason
-from atoll.table.table import SealedKeeper, Table
+from atoll.table.table import Event, SealedKeeper, Table
 from atoll.wire import PROTOCOL, Frame, Kind, OnLeave
 
 log = logging.getLogger("atoll.table.host")
@@ -37,6 +38,10 @@ Outgoing = tuple[bytes, bytes]
 
 #: Seconds without a word (a peer's heartbeat ``sync`` comes every two) before a seat is shown away.
 AWAY_AFTER_S = 6.0
+
+#: Seconds a seat whose link is gone (ZeroMQ found it closed, or silent past its heartbeat timeout)
+#: has to connect again before it is shown away: a peer whose link dropped reconnects in about one.
+RECONNECT_GRACE_S = 3.0
 
 #: Seconds a seat taking a table over waits for the others to bring what its own log lacks.
 GATHER_S = 4.0
@@ -51,12 +56,12 @@ class Sequencer:
 
     :param table: the host's own copy of the table (its key is the host's identity).
     :param key: the host's identity key (signs every entry's place in the log).
-    :param late_watchers: admit spectators after the seats are taken.
+    :param late_watchers: admit spectators after the seats are taken (the default).
     """
 
     table: Table
     key: SigningKey
-    late_watchers: bool = False
+    late_watchers: bool = True
     limit: RateLimit = field(default_factory=RateLimit)
     connections: dict[bytes, str] = field(default_factory=dict)
     """Connection id -> the identity (hex) that synced on it."""
@@ -70,6 +75,8 @@ class Sequencer:
     """Identity (hex) -> when the host last heard from it (the caller's clock)."""
     away: tuple[int, ...] = ()
     """The seats shown as away."""
+    left: tuple[int, ...] = ()
+    """The seats shown as gone: they said goodbye before the game was over (and have not come back)."""
     emit: Callable[[list[Outgoing]], None] | None = None
     """Sends frames at once, if set: each entry then goes out before the host folds it in."""
     run: str = field(default_factory=lambda: secrets.token_hex(8))
@@ -101,9 +108,10 @@ class Sequencer:
         master: bytes | None = None,
         log_path: Path | None = None,
         sealed: SealedKeeper | None = None,
-        late_watchers: bool = False,
+        late_watchers: bool = True,
         host_timeout: int | None = None,
         on_leave: OnLeave = OnLeave.END,
+        turn_time: float | None = None,
     ) -> Sequencer:
         """Open a new table: the host's copy, and the ``open`` entry at its head, which pins the game
         as installed here (``pin``: the registry's :meth:`~atoll.registry.Registry.pin`); ``on_leave``
@@ -130,6 +138,8 @@ class Sequencer:
             body["host_timeout"] = host_timeout
         if on_leave is not OnLeave.END:  # absent means END: a log written before the choice reads the same
             body["on_leave"] = str(on_leave)
+        if turn_time is not None:  # everyone's screen counts it down (numbers on the wire are integers)
+            body["turn_time_ms"] = round(turn_time * 1000)
         host.local(table.compose(Kind.OPEN, body))
         return host
 
@@ -143,7 +153,7 @@ class Sequencer:
         master: bytes,
         log_path: Path,
         sealed: SealedKeeper | None = None,
-        late_watchers: bool = False,
+        late_watchers: bool = True,
     ) -> Sequencer:
         """Take a table back after the host stopped: its log from disk, checked entry by entry.
 
@@ -164,7 +174,7 @@ class Sequencer:
         return cls.restored(table, key, late_watchers=late_watchers)
 
     @classmethod
-    def restored(cls, table: Table, key: SigningKey, *, late_watchers: bool = False) -> Sequencer:
+    def restored(cls, table: Table, key: SigningKey, *, late_watchers: bool = True) -> Sequencer:
         """Host ``table``, restored from disk: what the host's own seat owes is sequenced at once."""
         host = cls(table, key, late_watchers)
         for data in table.outbox():
@@ -338,22 +348,51 @@ class Sequencer:
         return self._sequence(message)
 
     def _presence(self, now: float) -> list[Outgoing]:
+        """Who is away (no live link for :data:`RECONNECT_GRACE_S`, or silent for :attr:`away_after`) and
+        who left; the frame that says so to everyone at the table when that changed."""
         lobby = self.table.lobby
         if lobby is None:
             return []
         me = self.table.me
+        linked = set(self.connections.values())
+        over = self.table.over()  # every seat says goodbye at the end: that is no leaving
         for author in lobby.seated:
             self.heard.setdefault(author, now)  # a seat is given the full grace from when it is first known
-        away = tuple(
+        left = tuple(
             seat
             for seat, author in enumerate(lobby.seated)
-            if author != me and now - self.heard[author] >= self.away_after
+            if author != me and author in self.said_bye and not over
         )
-        if away == self.away:
+
+        def away(author: str) -> bool:
+            quiet = now - self.heard[author]
+            return quiet >= self.away_after or (author not in linked and quiet >= RECONNECT_GRACE_S)
+
+        gone = tuple(
+            seat
+            for seat, author in enumerate(lobby.seated)
+            if author != me and seat not in left and away(author)
+        )
+        if (gone, left) == (self.away, self.left):
             return []
-        self.away = away
-        data = frame(Frame.PRESENCE, away=list(away))
+        seq = len(self.table.log.entries) - 1
+        seated, named = lobby.seated, lobby.names.get
+        for line in changes((self.away, self.left), (gone, left), lambda seat: named(seated[seat], "?")):
+            self.table.events.append(Event(line, seq))  # the host's own person reads them too
+        self.away, self.left = gone, left
+        data = self.presence_frame()
         return [(conn, data) for conn in self.recipients()]
+
+    def presence_frame(self) -> bytes:
+        """The ``presence`` frame of the seats away and gone now."""
+        return frame(Frame.PRESENCE, away=list(self.away), left=list(self.left))
+
+    def probe(self) -> list[Outgoing]:
+        """The presence frame to every connection: the transport refuses a send to a link it found gone
+        (``ROUTER_MANDATORY``), and the caller forgets that connection (see ``serve.deliver``). Asked for
+        when ZeroMQ reports a link gone, since its report does not say whose."""
+        data = self.presence_frame()
+        return [(conn, data) for conn in self.connections]
 
     def _entries(self, connection: bytes, message: Envelope) -> list[Outgoing]:
         """Entries of the old host that a peer holds and this new host lacks (checked one by one)."""
@@ -386,6 +425,8 @@ class Sequencer:
         if type(have) is not int or have < -1:
             return self._refuse(connection, "refused sync: 'have' must be an entry number or -1")
         self.connections[connection] = message.author
+        if not self.table.over():
+            self.said_bye.discard(message.author)  # it said goodbye, and came back
         if self.taking_over is not None:
             if have + 1 > len(self.table.log.entries):  # it holds more of the old host's log: ask for it
                 return [(connection, frame(Frame.NEED, after=len(self.table.log.entries) - 1))]
@@ -406,7 +447,7 @@ class Sequencer:
             run=self.run,
             **fields,
         )
-        presence = frame(Frame.PRESENCE, away=list(self.away))
+        presence = self.presence_frame()
         return [
             (connection, welcome),
             *((connection, entry_frame(e.to_bytes())) for e in entries),

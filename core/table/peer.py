@@ -21,6 +21,7 @@ from atoll.net.envelope import Envelope, Unauthenticated, decode, open_envelope
 from atoll.pin import GamePin, require_same
 from atoll.table.frames import BATCH_ENTRIES, read_frame
 from atoll.table.log import BadEntry, HostEquivocated
+from atoll.table.presence import changes
 from atoll.table.table import Event, Table
 from atoll.types import Action
 from atoll.wire import PROTOCOL, Frame, Kind
@@ -108,6 +109,10 @@ class PeerSession:
     it is catching up, and sends nothing its seat owes (the log may hold it already)."""
     away: tuple[int, ...] = ()
     """The seats the host shows as away."""
+    left: tuple[int, ...] = ()
+    """The seats the host shows as gone (they said goodbye before the game was over)."""
+    bot: str | None = None
+    """The kind of bot that plays this seat, said when it sits (``None``: a person)."""
     unlogged: dict[int, Unlogged] = field(default_factory=dict)
     """What this peer sent that the log does not hold yet, by message number."""
     host_run: str | None = None
@@ -152,7 +157,7 @@ class PeerSession:
             self.welcomes += 1
             return self._again(restarted) + self._ready()
         if kind == Frame.PRESENCE:
-            self._presence(frm.get("away"))
+            self._presence(frm.get("away"), frm.get("left", []))
             return []
         if kind == Frame.NEED:  # a seat taking the table over lacks entries this peer holds
             after = frm.get("after")
@@ -263,6 +268,8 @@ class PeerSession:
                     body["standby"] = self.standby
                 if self.role == "watch" and self.stand_in:
                     body["stand_in"] = True
+                if self.role == "sit" and self.bot is not None:
+                    body["bot"] = self.bot
                 out.append(self.sending(self.table.compose(Kind(self.role), body)))
             else:
                 raise TableFailed("every seat is taken (join with --spectate to watch)")
@@ -296,17 +303,24 @@ class PeerSession:
         if message.kind == Kind.CHAT and message.table == self.table.id:
             self.on_chat(message)
 
-    def _presence(self, away: Any) -> None:
+    def _presence(self, away: Any, left: Any) -> None:
         lobby = self.table.lobby
-        if not isinstance(away, list) or lobby is None:
+        if not isinstance(away, list) or not isinstance(left, list) or lobby is None:
             return
-        now = tuple(s for s in away if type(s) is int and 0 <= s < len(lobby.seated))
+
+        def seats(listed: list[Any]) -> tuple[int, ...]:
+            return tuple(s for s in listed if type(s) is int and 0 <= s < len(lobby.seated))
+
+        now_away, now_left = seats(away), seats(left)
         seq = len(self.table.log.entries) - 1
-        for seat in sorted(set(now) ^ set(self.away)):
-            who = f"seat {seat} ({lobby.names.get(lobby.seated[seat], '?')})"
-            text = f"{who} is away; the table waits" if seat in now else f"{who} is back"
-            self.table.events.append(Event(text, seq))
-        self.away = now
+        for line in changes(
+            (self.away, self.left),
+            (now_away, now_left),
+            lambda seat: lobby.names.get(lobby.seated[seat], "?"),
+            self.table.my_seat,
+        ):
+            self.table.events.append(Event(line, seq))
+        self.away, self.left = now_away, now_left
 
     def failed(self, fault: Fault) -> bytes:
         """The game's plugin failed on this machine while this seat was to move (or thinking): the seat

@@ -26,6 +26,8 @@ class EndReason(enum.Enum):
     """A seat ran out of time but too few seats witnessed it to name it: nobody is blamed."""
     LEFT = "left the table"
     """A seat left for good; none of the games can go on without it. Nobody is blamed."""
+    CLOSED = "closed the table"
+    """The host closed the table before the game was over (its person left). Nobody is blamed."""
     UNPLAYABLE = "the host opened a table that cannot be played here"
     """The ``open`` entry names a game, variant or seat count this install cannot play."""
     PLUGIN_FAULT = "the game's plugin failed"
@@ -82,6 +84,12 @@ def left_behind(who: str, goes_on: bool) -> str:
             "keys (its hand and every card not yet dealt) and its sealed choices can never be opened")
 
 
+def closed(who: str | None) -> Ending:
+    """The host (``who``, its person's name, when it had a seat) closed the table before the game was over."""
+    host = f"{who}, the host," if who else "the host"
+    return Ending(EndReason.CLOSED, f"{host} {EndReason.CLOSED.value}; the game ends here, with no result")
+
+
 def unplayable(detail: str) -> Ending:
     """The ``open`` entry cannot be played here (``detail`` says why)."""
     return Ending(EndReason.UNPLAYABLE, f"{EndReason.UNPLAYABLE.value}: {detail}")
@@ -116,6 +124,8 @@ class Refusal(enum.Enum):
     """An ``open`` that is not the host's first entry."""
     END_BY_HOST = "only the host ends the table, once the game is over"
     """An ``end`` from anyone but the host, or before the game is over."""
+    CLOSE_BY_HOST = "only the host closes the table"
+    """A ``close`` from anyone but the host."""
     NO_TAKEOVER = "cannot take the table over"
     """A ``host`` entry from a seat that may not take the table over now."""
     RULING = "the host's ruling does not hold"

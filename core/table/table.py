@@ -68,6 +68,7 @@ from atoll.table.reasons import (
     aborted,
     atoll_failed,
     cheated,
+    closed,
     forfeited,
     left,
     left_behind,
@@ -131,6 +132,10 @@ class Lobby:
     """The spectators that take a seat whose player leaves, in the order they came."""
     handed: list[HandOver] = field(default_factory=list)
     """Every seat handed over, in log order: who held it before, who holds it from which entry."""
+    bots: dict[str, str] = field(default_factory=dict)
+    """Identity -> the kind of bot that said, when it sat, that it plays the seat (``sit``'s ``bot``)."""
+    turn_time: float | None = None
+    """Seconds a seat may take over what it owes, as the ``open`` entry says (``None``: no limit)."""
 
     def full(self) -> bool:
         """Whether every seat is taken (the game has started)."""
@@ -387,6 +392,8 @@ class Table:
             return "the table is not open yet"
         if self.over():
             return "the game is over"
+        if message.kind == Kind.CLOSE:
+            return None if message.author == self._host_hex() else Refusal.CLOSE_BY_HOST.value
         if message.kind == Kind.HOST and message.author != self.me:
             return "a seat takes the table over on its own machine, not through the host"
         try:
@@ -496,6 +503,12 @@ class Table:
             else:
                 self._refuse(entry, Refusal.NO_TAKEOVER, f"refused: {who} {Refusal.NO_TAKEOVER.value}")
             return
+        if message.kind == Kind.CLOSE:
+            if message.author != self._host_hex() or self.lobby is None:
+                self._refuse(entry, Refusal.CLOSE_BY_HOST, f"refused: {Refusal.CLOSE_BY_HOST.value}")
+            else:
+                self._stop(entry, closed(self.lobby.names.get(message.author)))
+            return
         if message.kind in (Kind.TIMEOUT, Kind.ABORT) and message.author == self._host_hex():
             self._host_ruling(entry)
             self._flush()
@@ -546,6 +559,10 @@ class Table:
             if on_leave not in set(OnLeave):
                 raise ValueError(f"on_leave is one of {', '.join(OnLeave)}, not {str(on_leave)[:20]!r}")
             self.lobby.on_leave = OnLeave(on_leave)
+            turn_ms = body.get("turn_time_ms")
+            if turn_ms is not None and (type(turn_ms) is not int or not 0 < turn_ms <= 86_400_000):
+                raise ValueError("turn_time_ms is whole milliseconds, above 0 and at most a day")
+            self.lobby.turn_time = None if turn_ms is None else turn_ms / 1000
         except (KeyError, ValueError, AtollError) as exc:
             self._stop(entry, unplayable(str(exc)))
             return
@@ -581,6 +598,9 @@ class Table:
             standby = body.get("standby")
             if standby is not None and not _address(standby):
                 raise ValueError(f"a standby address is HOST:PORT, not {str(standby)[:40]!r}")
+            bot = body.get("bot")
+            if bot is not None and not (isinstance(bot, str) and 0 < len(bot) <= 40 and bot.isprintable()):
+                raise ValueError(f"a seat's bot is named by its kind, 1-40 characters, not {str(bot)[:40]!r}")
             if author in lobby.seated or author in lobby.spectators:
                 raise ValueError("already at the table")
             if kind == Kind.SIT and lobby.full():
@@ -631,6 +651,8 @@ class Table:
             lobby.names[author] = body["name"]
             if isinstance(body.get("standby"), str):
                 lobby.standby[author] = body["standby"]
+            if isinstance(body.get("bot"), str):
+                lobby.bots[author] = body["bot"]
             self._event(entry, f"{body['name']} takes seat {len(lobby.seated) - 1}")
             if lobby.full():
                 self._start(lobby)

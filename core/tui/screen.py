@@ -349,7 +349,10 @@ class TableScreen:
                 out.append(("bold" if line.to_act else "", f"{arrow if line.to_act else ' '}"))
                 out.extend(self._seat_mark(line.seat, line.name))
                 shown = detail == "all" or (detail == "local" and line.local)
-                out.append(("", f" ({line.who})  " if shown else "  "))
+                if shown:
+                    out.append(("", f" ({line.who}{', ' + line.presence if line.presence else ''})  "))
+                else:  # a seat away or gone is marked however narrow the line
+                    out.append(("italic", f" {line.presence}  " if line.presence else "  "))
             if len(plain(out).rstrip()) <= width:
                 break
         return out
@@ -362,6 +365,8 @@ class TableScreen:
             out.append(("bold", arrow if line.to_act else "  "))
             out.extend(self._seat_mark(line.seat, line.name))
             out.append(("", f"  {line.who}"))
+            if line.presence:
+                out.append(("italic", f" ({line.presence})"))
             if results is not None:
                 won = " wins" if line.seat in results.winners else ""
                 out.append(("bold", f"  {results.scores[line.seat]}{won}"))

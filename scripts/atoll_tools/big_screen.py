@@ -120,7 +120,7 @@ class Party:
             "--bot-kind", "random", "--no-announce", "--bind", "127.0.0.1", "--quiet",
             *own, *variant, *timeout,
         )
-        line = self.read_until(self.host_process, r"join with: atoll join --address (\S+)", 60)
+        line = self.read_until(self.host_process, r"^atoll join --address (\S+)", 60)  # its own line
         self.address = line
         return line
 

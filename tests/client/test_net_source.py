@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from pathlib import Path
 
 import pytest
 
@@ -126,3 +127,62 @@ def test_at_a_simultaneous_decision_every_seat_is_asked_at_once_and_waits_only_f
     net.send(1, net.peers[1].table.move(keep))
     assert seen[1].waiting().text == "red, green are making secret choices…"
     assert seen[0].waiting().seat == 0 and seen[2].waiting().seat == 2
+
+
+def test_the_turn_time_counts_down_on_every_screen_warns_at_ten_seconds_and_says_when_it_ran_out() -> None:
+    from tests.table.test_survive import play_until_a_seat_owes_a_move, start
+
+    net = open_table("kariba", 2, turn_time=30)
+    start(net)
+    late = play_until_a_seat_owes_a_move(net)
+    other = 1 - late
+    now = [100.0]
+    screens = {}
+    for index in (late, other):
+        seen = source(net, index)
+        assert seen.table.lobby is not None and seen.table.lobby.turn_time == 30  # from the signed open entry
+        screens[index] = NetTable(seen.table, role="sit", send=seen._send, clock=lambda: now[0])
+        screens[index].game, screens[index].config = seen.game, seen.config
+    mine, theirs = screens[late], screens[other]
+    name = f"p{late}"
+    assert theirs.waiting().text == f"0:30 left · player {late + 1} ({name}) is thinking…"
+    assert mine.waiting().text.startswith("0:30 left · ")
+    now[0] += 21
+    assert theirs.waiting().text.startswith("only 0:09 left! · ")
+    assert mine.waiting().text.startswith("hurry, only 0:09 left! · ")
+    now[0] += 10
+    assert theirs.waiting().text.startswith("out of time, the table states a timeout · ")
+    assert mine.waiting().text.startswith("your time has run out · ")
+
+
+def test_internal_refusals_are_kept_for_the_audit_and_shown_only_with_verbose(tmp_path: Path) -> None:
+    import logging
+
+    from nacl.signing import SigningKey
+
+    from atoll.app.person import REFUSALS_FILE, _warnings_into, verbose
+    from atoll.table.table import Table
+
+    folder = tmp_path
+    key = SigningKey.generate()
+    table = Table("kariba-refusals", key.verify_key.encode(), key, REGISTRY.game,
+                  log_path=folder / "log.jsonl")
+
+    async def no_send(data: bytes) -> None:
+        del data
+
+    refusal = "host: refused sit: already at the table"
+    for shown in (False, True):
+        verbose(shown)
+        try:
+            seen = NetTable(table, role="sit", send=no_send)
+            with _warnings_into(seen):
+                logging.getLogger("atoll.table.peer").warning(refusal)
+                logging.getLogger("atoll.net.door").warning("the table's port: refusing new connections")
+            lines = [line.text for line in seen._log]
+        finally:
+            verbose(False)
+        assert "(the table's port: refusing new connections)" in lines  # news for the person
+        assert (f"({refusal})" in lines) is shown
+    kept = (folder / REFUSALS_FILE).read_text()
+    assert kept.count(refusal) == 2 and "refusing new connections" not in kept

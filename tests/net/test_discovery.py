@@ -14,6 +14,7 @@ import json
 import os
 import queue
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -38,6 +39,7 @@ from atoll.net.discovery import (
     parse_txt,
 )
 from atoll.net.identity import CurveKeyPair, Identity
+from atoll.net.joinline import Address, Pin, parse_address, shell_key
 
 GOOD = Announcement(
     table="t-7f3a9c",
@@ -168,7 +170,17 @@ def test_a_resolved_service_gives_the_table_and_where_to_connect() -> None:
     table = found_table(f"x.{SERVICE_TYPE}", local_info(GOOD.txt(), ["10.0.0.5"]))
     assert table.announcement == GOOD
     assert table.address == "10.0.0.5:5555"
-    assert table.pinned_address == f"10.0.0.5:5555#{GOOD.curve_key}"
+    assert table.pinned_address == f"10.0.0.5:5555#{shell_key(GOOD.curve_key)}"
+
+
+def test_the_pinned_address_names_every_address_and_a_key_a_shell_leaves_alone() -> None:
+    table = found_table(f"x.{SERVICE_TYPE}", local_info(GOOD.txt(), ["10.0.0.5", "192.168.1.20"]))
+    line = f"atoll join --address {table.pinned_address}"
+    assert shlex.split(line) == line.split()
+    assert re.fullmatch(r"[a-z0-9 .,:#-]+", line)
+    assert parse_address(table.pinned_address) == Address(
+        ("10.0.0.5", "192.168.1.20"), 5555, Pin(curve=GOOD.curve_key.encode())
+    )
 
 
 def test_an_ipv6_address_is_bracketed() -> None:

@@ -111,9 +111,11 @@ def open_table(
     watchers: int = 0,
     registry: Registry = REGISTRY,
     on_leave: OnLeave = OnLeave.END,
+    turn_time: float | None = None,
 ) -> Net:
     """A host (headless) and ``seats`` seated peers plus ``watchers`` spectators, not yet started;
-    their games come from ``registry``; ``on_leave``: what the table does when a seat leaves."""
+    their games come from ``registry``; ``on_leave``: what the table does when a seat leaves;
+    ``turn_time``: as ``atoll host --turn-time`` opens it."""
     host_key = SigningKey(os.urandom(32))
     info = registry.game(game).info
     host = Sequencer.open(
@@ -126,7 +128,9 @@ def open_table(
         name="test table",
         pin=registry.pin(game),
         on_leave=on_leave,
+        turn_time=turn_time,
     )
+    host.turn_time = turn_time
     # the flood limit counts messages per second of wall time, and this harness delivers as fast as
     # the CPU goes: on a quick machine a long game's burst passed it and a refused message stalled
     # the table. Here its clock moves a second a message, so it never limits (the wire tests check it).

@@ -116,7 +116,7 @@ def test_a_peer_that_stops_its_heartbeats_is_away_and_after_the_turn_time_forfei
     report = audit_log(log, REGISTRY.game, fingerprint)
     seat = [name for name, _ in report.seats].index("bot 2")  # seats are taken first come, first served
     told = (tmp_path / "seat0" / "output.txt").read_text()
-    assert f"seat {seat} (bot 2) is away" in told
+    assert "bot 2 is away" in told
     # ran out of time: named as late, never as a cheat (decision 0015)
     assert report.cheat is None and report.reason is EndReason.FORFEIT and report.blame == seat
     assert report.ended is not None and f"seat {seat} forfeits" in report.ended

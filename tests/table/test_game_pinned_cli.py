@@ -88,7 +88,7 @@ def host(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[str], str]]:
         address = None
         assert process.stdout is not None
         for line in process.stdout:
-            if "join with: atoll join --address " in line:
+            if line.startswith("atoll join --address "):
                 address = line.rsplit(" ", 1)[-1].strip()
                 break
         assert address is not None, process.stderr.read() if process.stderr else ""

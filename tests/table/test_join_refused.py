@@ -24,6 +24,7 @@ def full_table() -> Sequencer:
     host = Sequencer.open(
         f"kariba-full-{os.urandom(6).hex()}", host_key, REGISTRY.game,
         game="kariba", variant="standard", seats=2, name="full table", pin=REGISTRY.pin("kariba"),
+        late_watchers=False,  # as `atoll host --no-late-watchers` opens it
     )
     for i in range(2):
         seat = Table(host.table.id, host_key.verify_key.encode(), SigningKey(os.urandom(32)), REGISTRY.game)
@@ -73,4 +74,4 @@ def test_an_identity_without_a_seat_at_a_full_table_is_told_in_one_line_that_it_
     lines = err.strip().splitlines()
     assert len(lines) == 1, err
     assert lines[0].startswith("atoll join: the table at 127.0.0.1:")
-    assert "refused this identity" in lines[0] and why in lines[0] and "--late-watchers" in lines[0]
+    assert "refused this identity" in lines[0] and why in lines[0] and "--no-late-watchers" in lines[0]

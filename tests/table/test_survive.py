@@ -164,11 +164,11 @@ def test_a_seat_not_heard_from_is_shown_away_to_everyone_and_back_once_it_speaks
     tick(net, 6.5)
     assert net.host.away == (1,)
     assert all(peer.session.away == (1,) for peer in net.peers)
-    assert any("seat 1 (p1) is away" in event.text for event in net.peers[0].table.events)
+    assert any("p1 is away" in event.text for event in net.peers[0].table.events)
     net.send(1, net.peers[1].session.hello())
     tick(net, 6.6)
     assert net.host.away in ((), (0, 2)) and 1 not in net.host.away
-    assert any("seat 1 (p1) is back" in event.text for event in net.peers[0].table.events)
+    assert any("p1 is back" in event.text for event in net.peers[0].table.events)
 
 
 def test_a_seat_that_leaves_ends_the_game_with_a_clear_result_for_everyone() -> None:
@@ -271,3 +271,40 @@ def test_resuming_a_table_whose_game_has_ended_says_so_instead_of_failing(tmp_pa
         assert over.log == files.log and "is over" in str(over)
     else:
         raise AssertionError("a finished table is not resumable")
+
+
+def test_a_seat_that_says_goodbye_before_the_end_is_shown_gone_to_everyone_and_never_as_thinking() -> None:
+    from atoll.client.net_source import NetTable
+    from atoll.types import Config
+    from atoll.wire import Kind
+
+    net = open_table("kariba", 3)
+    start(net)
+    late = play_until_a_seat_owes_a_move(net)
+    watcher = (late + 1) % 3
+    tick(net, 0.0)
+    net.send(late, net.peers[late].table.compose(Kind.BYE, {}))  # Ctrl-C at its screen: it leaves
+    tick(net, 0.5)
+    assert net.host.left == (late,)
+    session = net.peers[watcher].session
+    assert session.left == (late,)
+    name = f"p{late}"
+    told = [event.text for event in net.peers[watcher].table.events]
+    assert f"{name} has left the table; the table waits (atoll join --resume brings them back)" in told
+
+    async def no_send(data: bytes) -> None:
+        del data
+
+    seen = NetTable(net.peers[watcher].table, role="sit", send=no_send, away=lambda: session.away,
+                    left=lambda: session.left)
+    lobby = net.host.table.lobby
+    assert lobby is not None
+    seen.game, seen.config = REGISTRY.game(lobby.game), Config(lobby.seats, lobby.variant, {})
+    assert "thinking" not in seen.waiting().text
+    assert seen.waiting().text.endswith(f"({name}) has left the table; the table waits")
+    assert seen.seats()[late].presence == "left"
+    net.send(late, net.peers[late].session.hello())  # atoll join --resume: it syncs again
+    tick(net, 1.0)
+    assert net.host.left == () and session.left == ()
+    assert seen.seats()[late].presence == "back"
+    assert f"{name} is back" in [event.text for event in net.peers[watcher].table.events]

@@ -129,7 +129,9 @@ async def _attack(wire: WireTable, mover: WirePeer, other: WirePeer, record: Att
     oversized = wire.connect(other.key)
     await oversized.socket.send(b"x" * (MAX_MESSAGE + 1))
     record.errors["a message over the table's limit"] = await _error(oversized)
-    # an identity that holds no seat, once the seats are taken: its connection is not admitted
+    # an identity that holds no seat, once the seats are taken, at a table that admits no late
+    # spectators (atoll host --no-late-watchers): its connection is not admitted
+    wire.host.late_watchers = False
     outsider = wire.connect(stranger)
     monitor = outsider.socket.get_monitor_socket(zmq.EVENT_HANDSHAKE_FAILED_AUTH)
     try:

@@ -95,7 +95,7 @@ async def from_lobby_to_result(game: str, variant: str, home: Path, keys: PipeIn
         port = socket.bind("127.0.0.1", None)
         tasks.append(asyncio.ensure_future(run_host(host, socket, grace=2.0)))
         browser = LoopbackBrowser(host, port)
-        bot = JoinPlan.chosen(browser.tables[0], spectate=False)
+        bot = await JoinPlan.chosen(browser.tables[0], spectate=False)
         bot = JoinPlan(bot.host, bot.port, bot.curve, bot.expected_fp, "random", False, True)
         tasks.append(asyncio.ensure_future(join_table(bot, found, open_profile(home / "bot", name="bot 1"))))
         seen = Seen()

@@ -183,7 +183,16 @@ def test_ctrl_c_before_the_game_is_over_says_how_to_take_the_seat_again() -> Non
     from atoll.app.joining import JoinState
     from atoll.cli.cmd_join import interrupted_line
 
-    assert interrupted_line(JoinState()).endswith("take your seat again with: atoll join --resume")
+    at_table = JoinState(at="kariba-0123")
+    assert interrupted_line(at_table).endswith("take your seat again with: atoll join --resume")
+
+
+def test_ctrl_c_before_reaching_any_table_says_nothing_was_written() -> None:
+    from atoll.app.joining import JoinState
+    from atoll.cli.cmd_join import interrupted_line
+
+    said = interrupted_line(JoinState())
+    assert "nothing was written" in said and "--resume" not in said
 
 
 def moved_table(me: SigningKey, first: SigningKey) -> NetTable:

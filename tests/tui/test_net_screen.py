@@ -206,17 +206,18 @@ async def join_as_person(
     """Join the host at ``address`` as a person (``name``) at the table screen, and play to the end;
     ``stand_in``: watch, and play a seat handed over to them (decision 0022)."""
     from atoll.app.peer_loop import handshake, run_peer
-    from atoll.cli.cmd_join import parse_address
+    from atoll.app.reaching import reach
+    from atoll.net.joinline import parse_address
     from atoll.net.transport import PeerSocket
     from atoll.table.peer import PeerSession
     from atoll.table.table import Table
 
-    host, port, curve = parse_address(address)
-    assert curve is not None
+    where = parse_address(address)
+    reached = await reach(where, None, quiet=True)
     key = SigningKey(os.urandom(32))
-    socket = PeerSocket(key, curve.encode())
+    socket = PeerSocket(key, reached.curve.encode())
     try:
-        socket.connect(host, port)
+        socket.connect(reached.host, where.port)
         welcome = await handshake(socket, key)
         table = Table(welcome.table_id, welcome.host_key, key, registry().game)
         role = "watch" if stand_in else "sit"

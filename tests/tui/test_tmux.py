@@ -10,6 +10,7 @@ import os
 import re
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -159,11 +160,39 @@ def hosting(tmp_path: Path) -> Iterator[Terminal]:
 
 def test_atoll_host_seats_its_person_at_the_table_screen_with_table_talk(hosting: Terminal) -> None:
     screen = hosting.wait_for(YOUR_TURN, timeout=60)  # the bot peer (its own process) sat down
-    for line in [*KARIBA_BOARD, "▶●1 player 1 (you)", "▲2 player 2 (bot 1)"]:
+    for line in [*KARIBA_BOARD, "▶●1 player 1 (you)", "▲2 player 2 (bot 1, random bot)"]:
         assert line in screen, f"{line!r} is not on the screen:\n{screen}"
     hosting.type("'hello, bot", "Enter")
     hosting.wait_for("» Ann (player 1): hello, bot", timeout=60)
     hosting.type("", "C-c")
     hosting.wait_for("leave the game? you host this table: leaving closes it for everyone", timeout=60)
     hosting.type("y")
-    hosting.wait_for("the game did not finish", timeout=60)  # printed once the screen is gone
+    hosting.wait_for("is closed for everyone", timeout=60)  # printed once the screen is gone
+    assert "Ann, the host, closed the table" in hosting.printed()
+
+
+def _bot_process(home: Path) -> int:
+    """The process id of the bot peer this test's host started (its data folder is under ``home``)."""
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            environ = (entry / "environ").read_bytes().split(b"\0")
+            command = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if b"join" in command and any(v.startswith(f"ATOLL_HOME={home}/bots/".encode()) for v in environ):
+            return int(entry.name)
+    raise AssertionError(f"no bot process under {home}")
+
+
+def test_a_network_table_shows_the_turn_time_left_and_a_seat_that_went_away(tmp_path: Path) -> None:
+    for term in start(tmp_path, "kariba", "--seats", "2", "--bots", "1", "--bot-kind", "random", "--bind",
+                      "127.0.0.1", "--no-announce", "--player", "Ann", "--turn-time", "300",
+                      command_name="host"):
+        screen = term.wait_for(re.compile(r"^ \d:\d\d left · your turn ", re.MULTILINE), timeout=60)
+        assert "(bot 1, random bot)" in screen, screen
+        os.kill(_bot_process(tmp_path / "atoll"), signal.SIGKILL)  # the bot's machine is gone, off turn
+        screen = term.wait_for("bot 1 is away; the table waits", timeout=15)
+        assert "(bot 1, away)" in screen, screen
+        assert re.search(r"^ \d:\d\d left · your turn ", screen, re.MULTILINE), screen
