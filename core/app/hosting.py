@@ -208,6 +208,7 @@ def _open_sequencer(
         late_watchers=plan.late_watchers,
         host_timeout=plan.host_timeout,
         on_leave=OnLeave(plan.on_leave),
+        turn_time=plan.turn_time,
     )
 
 
@@ -316,7 +317,6 @@ async def _serve(
     host_fp = fingerprint(key.verify_key.encode())
     table = host.table
     table_id = table.id
-    host.turn_time = plan.turn_time
     choose: Chooser | None = None
     if not plan.headless:
         choose = (
