@@ -26,8 +26,9 @@ from typing import Any, NotRequired, TypedDict
 #: Version 4: a fair message is signed only by its seat's envelope (no table key, no inner signature;
 #: docs/decisions/0010-one-signed-record.md); the ``open`` entry pins the game (:class:`PinBody`;
 #: docs/decisions/0017-the-game-pinned.md), and the host's ``welcome`` names the version the host
-#: speaks (it echoed the peer's own before).
-PROTOCOL = "atoll-table/4"
+#: speaks (it echoed the peer's own before). Version 5: the turn time is in the signed ``open`` entry,
+#: and a seat answers a timeout with a ``witness`` or a ``refuse`` (docs/decisions/0020).
+PROTOCOL = "atoll-table/5"
 
 
 class Kind(StrEnum):
@@ -50,6 +51,8 @@ class Kind(StrEnum):
     """The host states that ``seat`` ran out of time: :class:`TimeoutBody`."""
     WITNESS = "witness"
     """A seat had not seen the late seat's message when the timeout came: :class:`WitnessBody`."""
+    REFUSE = "refuse"
+    """A seat refuses to witness a timeout its own clock or the late seat contradicts: :class:`RefuseBody`."""
     ABORT = "abort"
     """The host: the witnesses did not all come in time; nobody is blamed: :class:`AbortBody`."""
     LEAVE = "leave"
@@ -67,11 +70,17 @@ class Kind(StrEnum):
     """This peer closes its connection (empty body); never logged."""
     ENTRIES = "entries"
     """Entries a new host lacks, from a peer that holds them: :class:`EntriesBody`; never logged."""
+    EVIDENCE = "evidence"
+    """A peer shows the others, directly, that the host signed two histories: :class:`EvidenceBody`;
+    never logged."""
+    ASK = "ask"
+    """A seat asks a late seat directly, at its standby address, for what it owes: :class:`AskBody`;
+    never logged (the answer is an ``owed`` frame)."""
 
 
 #: The kinds the host sequences into the log; the rest are conversation with the host.
 LOGGED = frozenset({Kind.OPEN, Kind.END, Kind.SIT, Kind.WATCH, Kind.MOVE, Kind.FAIR, Kind.TIMEOUT,
-                    Kind.WITNESS, Kind.ABORT, Kind.LEAVE, Kind.HOST, Kind.CLOSE})
+                    Kind.WITNESS, Kind.REFUSE, Kind.ABORT, Kind.LEAVE, Kind.HOST, Kind.CLOSE})
 
 
 class PinBody(TypedDict):
@@ -97,8 +106,11 @@ class OpenBody(TypedDict):
     """What the table does when a seat leaves (:class:`OnLeave`); absent: :attr:`OnLeave.END`, as
     every log written before it did."""
     host_timeout: NotRequired[int]
+    """Seconds the peers wait for a silent host before the next seat takes the table over."""
     turn_time_ms: NotRequired[int]
-    """Milliseconds a seat may take over what it owes (everyone's screen counts it down); absent: no limit."""
+    """Milliseconds a seat may take over what it owes before the host may state a timeout (everyone's
+    screen counts it down); absent, the table never forfeits a seat for time (version 5: the table's
+    one deadline that can lead to a forfeit is signed here; decision 0020)."""
 
 
 class EndBody(TypedDict):
@@ -159,6 +171,30 @@ class TimeoutBody(TypedDict):
 
 class WitnessBody(TypedDict):
     """``witness``: the entry number of the timeout witnessed."""
+
+    timeout: int
+
+
+class RefuseBody(TypedDict):
+    """``refuse``: the entry number of the timeout refused, and how long this seat's own clock had
+    seen the late seat's turn open when the timeout came (milliseconds)."""
+
+    timeout: int
+    waited_ms: int
+    owed: NotRequired[list[dict[str, Any]]]
+    """The late seat's own signed messages (envelopes, their JSON form) that it gave this seat directly
+    and the log did not hold: the table takes them in from here, and the timeout is void."""
+
+
+class EvidenceBody(TypedDict):
+    """``evidence``: two host signatures for one position of the log over different heads (see
+    :meth:`atoll.table.log.TableLog.fork_proved`)."""
+
+    evidence: dict[str, Any]
+
+
+class AskBody(TypedDict):
+    """``ask``: the entry number of the timeout the asking seat is to answer."""
 
     timeout: int
 
@@ -238,6 +274,8 @@ class Frame(StrEnum):
     """Who is away: :class:`PresenceFrame`."""
     NEED = "need"
     """A host taking the table over lacks entries after ``after``: :class:`NeedFrame`."""
+    OWED = "owed"
+    """A seat's answer to an ``ask``, straight from its standby address: :class:`OwedFrame`."""
 
 
 class WelcomeFrame(TypedDict):
@@ -298,6 +336,13 @@ class NeedFrame(TypedDict):
 
     t: str
     after: int
+
+
+class OwedFrame(TypedDict):
+    """``owed``: the messages this seat sent that its log does not hold (envelopes, their JSON form)."""
+
+    t: str
+    msgs: list[dict[str, Any]]
 
 
 class Step(StrEnum):

@@ -204,7 +204,7 @@ def test_atoll_audit_of_a_table_the_plugin_stopped_names_the_plugin_and_nobody_e
 
 def test_atoll_audit_of_a_forfeit_says_ran_out_of_time_and_names_no_cheat(tmp_path: Path) -> None:
     net, late = waiting_on_a_late_seat()
-    tick(net, 30.0)
+    tick(net, 31.0)  # the turn time and the host's margin
     done = atoll(tmp_path, "audit", str(written(net, tmp_path / "log.jsonl")))
     assert done.returncode == 3, done.stdout + done.stderr
     assert f"seat {late} forfeits" in done.stderr and "ran out of time" in done.stderr

@@ -322,7 +322,6 @@ async def _serve(
     host_fp = fingerprint(key.verify_key.encode())
     table = host.table
     table_id = table.id
-    host.turn_time = plan.turn_time
     choose: Chooser | None = None
     if not plan.headless:
         choose = (

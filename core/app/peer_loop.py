@@ -11,6 +11,7 @@ from typing import Any
 
 from nacl.signing import SigningKey
 
+from atoll.app.direct import SideDoor, ask_directly
 from atoll.engine.observation import Observation
 from atoll.errors import Fault
 from atoll.net.encoding import strict_hex
@@ -104,9 +105,11 @@ async def run_peer(
     beat = heard = loop.time()
     quiet = False
     table.pipelined()  # answers to a deck's shuffle or lock leave first; their proofs are checked right after
+    side, asking = _side_door(session), None
     await socket.send(session.hello())
     try:
         while not table.over() and table.handed_away is None:  # a seat handed over is played elsewhere
+            asking = await _ask(session, socket, asking)
             try:
                 observation = session.owes_move()
             except Fault as exc:
@@ -116,7 +119,7 @@ async def run_peer(
                 if thinking is not None:
                     thinking.cancel()
                 thinking, thinking_at = asyncio.ensure_future(choose(observation)), session.asked_at
-            data = await intake.next((thinking,), HEARTBEAT_S)
+            data = await intake.next((thinking, asking[1] if asking else None), HEARTBEAT_S)
             if thinking is not None and thinking.done():
                 done, thinking = thinking, None
                 try:
@@ -159,11 +162,74 @@ async def run_peer(
             thinking.cancel()
             # asked and not answered (the host went, say): the next loop, at the next host, asks again
             session.asked_at = -1
+        if asking is not None:
+            asking[1].cancel()
+        if side is not None:
+            side.close()
     if on_event is not None:
         for event in table.events[shown:]:
             on_event(event)
+    await _show_evidence(session)
     await socket.send(table.compose(Kind.BYE, {}))
     return table
+
+
+#: Times a peer tries to show a seat its proof that the host forked the log before it gives up.
+EVIDENCE_TRIES = 3
+
+#: A question put to a late seat directly: the timeout's entry number, and the answer on its way.
+Asking = tuple[int, "asyncio.Task[bytes | None]"]
+
+
+def _side_door(session: PeerSession) -> SideDoor | None:
+    """A seat with a standby address listens there for the other seats' questions while it plays, and
+    asks late seats itself before it witnesses (``None``: a spectator, or a seat with no address)."""
+    table = session.table
+    if session.role != "sit" or table.key is None:
+        return None
+    table.direct = True
+    side = SideDoor(table.key, session) if session.standby is not None else None
+    if side is not None and session.standby is not None and not side.open(session.standby):
+        side.close()
+        return None
+    return side
+
+
+async def _ask(session: PeerSession, socket: PeerSocket, asking: Asking | None) -> Asking | None:
+    """Put this seat's question to a late seat when it has one, and answer the timeout once the late
+    seat has answered (or not, in time); returns the question still on its way, if any."""
+    table = session.table
+    if asking is not None and asking[1].done():
+        for reply in session.answered(asking[0], asking[1].result()):
+            await socket.send(reply)
+        asking = None
+    question = session.question() if asking is None else None
+    if question is None:
+        return asking
+    seq, late, data = question
+    lobby = table.lobby
+    address = lobby.standby.get(late) if lobby is not None else None
+    if address is None or table.key is None:  # a seat that named no address cannot be asked
+        for reply in session.answered(seq, None):
+            await socket.send(reply)
+        return None
+    return seq, asyncio.ensure_future(ask_directly(table.key, address, late, data))
+
+
+async def _show_evidence(session: PeerSession) -> None:
+    """Show every other seat, directly, this peer's proof that the host signed two histories (the host
+    would not relay it): each checks it and names the host."""
+    table, lobby = session.table, session.table.lobby
+    shown = session.evidence_message()
+    if shown is None or lobby is None or table.key is None:
+        return
+    key = table.key
+    others = [a for a in lobby.seated if a != table.me and a in lobby.standby]
+    for _ in range(EVIDENCE_TRIES):  # each seat acknowledges it; one that did not is shown it again
+        answers = await asyncio.gather(*(ask_directly(key, lobby.standby[a], a, shown) for a in others))
+        others = [a for a, answer in zip(others, answers, strict=True) if answer is None]
+        if not others:
+            return
 
 
 def bot_chooser(bot: Any) -> Chooser:

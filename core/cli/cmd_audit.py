@@ -34,8 +34,10 @@ OTHER_FORMATS = {
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the ``audit`` options."""
-    parser.add_argument("file", type=Path,
-                        help="a network table's log ($ATOLL_HOME/tables/<table id>/log.jsonl)")
+    parser.add_argument("file", type=Path, nargs="+",
+                        help="a network table's log ($ATOLL_HOME/tables/<table id>/log.jsonl); with "
+                             "several copies of one table's log, where the host signed two different "
+                             "entries for one position is shown as evidence naming the host (exit 1)")
     parser.add_argument("--expect", action="append", default=[], type=_expectation,
                         metavar="SEAT=FINGERPRINT",
                         help="the identity fingerprint a seat must have (repeatable); "
@@ -47,17 +49,23 @@ def run(args: argparse.Namespace) -> int:
     """Audit the table log and say what the outcome means; returns the exit status."""
     from atoll.table.audit import audit_command, is_table_log
 
-    if not is_table_log(args.file):
-        problem = f"{args.file}: {_what_it_is(args.file)}; atoll audit reads a table's log.jsonl"
-        if args.json:
-            print(json.dumps({"ok": False, "outcome": "invalid", "problem": problem}))
-        else:
-            print(problem, file=sys.stderr)
-        return 2
+    for path in args.file:
+        if not is_table_log(path):
+            problem = f"{path}: {_what_it_is(path)}; atoll audit reads a table's log.jsonl"
+            if args.json:
+                print(json.dumps({"ok": False, "outcome": "invalid", "problem": problem}))
+            else:
+                print(problem, file=sys.stderr)
+            return 2
     from atoll.net.encoding import fingerprint
 
     found = registry(quiet=args.json)
-    return audit_command(args.file, found.game, fingerprint, dict(args.expect), as_json=args.json,
+    if len(args.file) > 1:
+        from atoll.table.compare import compare_command
+
+        return compare_command(args.file, found.game, fingerprint, as_json=args.json,
+                               installed=found.installed_pin)
+    return audit_command(args.file[0], found.game, fingerprint, dict(args.expect), as_json=args.json,
                          installed=found.installed_pin)
 
 

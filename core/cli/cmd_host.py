@@ -71,8 +71,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--turn-time",
         type=float,
         metavar="SECONDS",
-        help="how long a seat may take over a move or a protocol message; past it the other seats "
-        "witness a timeout and the late seat forfeits (default: no limit; the table waits)",
+        help="how long a seat may take over a move or a protocol message, signed in the table's first "
+        "entry; past it the other seats witness a timeout on their own clocks and the late seat forfeits "
+        "(default: no limit; the table waits, and nobody forfeits for time)",
     )
     parser.add_argument(
         "--on-leave",

@@ -88,28 +88,13 @@ def audit_log(
     ``installed`` gives the pin of a game as installed here (the registry's ``installed_pin``): the
     report says when it is not the build the log pins (nothing is compared without it)."""
     try:
-        entries = read_log(path)
-    except (OSError, BadEntry) as exc:
-        raise DamagedLog(str(exc)) from exc
-    if not entries:
-        raise DamagedLog(f"{path}: empty; a table log starts with the host's 'open' entry")
-    try:
-        first = open_envelope(canonical_bytes(entries[0].get("msg")))
-        host_key = strict_hex(first.author, 32, "host key")
-    except (Unauthenticated, ValueError, TypeError) as exc:
-        raise DamagedLog(f"{path}, line 1: not a signed 'open' entry ({exc})") from exc
-    table = Table(first.table, host_key, None, games)
-    report = LogAudit(first.table, fingerprint(host_key))
-    try:
-        # an entry whose own host signature fails is taken if a later one covers it, as a live peer
-        # takes the entries of one frame on the signature of the last (decision 0009)
-        report.vouched = table.take_stored(entries, table.receive)
-    except BadEntry as exc:
-        raise DamagedLog(f"{path}, line {len(table.log.entries) + 1}: {exc}") from exc
-    except HostEquivocated as exc:  # cannot happen in one file, but a log is hostile input
+        vouched, table = replayed(path, games)
+    except EquivocatedCopy as exc:  # cannot happen in one file, but a log is hostile input
+        report = LogAudit(exc.table.id, fingerprint(exc.table.log.host_at(0).encode()))
         report.cheat = f"the host: {exc}"
-        report.entries = len(table.log.entries)
+        report.entries = len(exc.table.log.entries)
         return report
+    report = LogAudit(table.id, fingerprint(table.log.host_at(0).encode()), vouched=vouched)
     if table.pinned is not None:
         game, report.pinned = table.pinned
         if installed is not None:
@@ -144,6 +129,42 @@ def audit_log(
     if end is not None and table.closed:
         report.results = end.results.to_json()
     return report
+
+
+class EquivocatedCopy(HostEquivocated):
+    """A copy that holds the host's equivocation, with the table replayed up to it."""
+
+    def __init__(self, exc: HostEquivocated, table: Table) -> None:
+        super().__init__(str(exc), exc.evidence)
+        self.table = table
+
+
+def replayed(path: Path, games: Callable[[str], Game]) -> tuple[list[int], Table]:
+    """The table log at ``path`` played back through a read-only :class:`Table`, every entry checked
+    as a live peer checks it; with the positions of runs taken on a later host signature (decision
+    0009). Raises :class:`DamagedLog` for a file that is not a valid log, and a
+    :class:`EquivocatedCopy` (with the table replayed up to it) for one that holds the host's
+    equivocation."""
+    try:
+        entries = read_log(path)
+    except (OSError, BadEntry) as exc:
+        raise DamagedLog(str(exc)) from exc
+    if not entries:
+        raise DamagedLog(f"{path}: empty; a table log starts with the host's 'open' entry")
+    try:
+        first = open_envelope(canonical_bytes(entries[0].get("msg")))
+        host_key = strict_hex(first.author, 32, "host key")
+    except (Unauthenticated, ValueError, TypeError) as exc:
+        raise DamagedLog(f"{path}, line 1: not a signed 'open' entry ({exc})") from exc
+    table = Table(first.table, host_key, None, games)
+    try:
+        # an entry whose own host signature fails is taken if a later one covers it, as a live peer
+        # takes the entries of one frame on the signature of the last (decision 0009)
+        return table.take_stored(entries, table.receive), table
+    except BadEntry as exc:
+        raise DamagedLog(f"{path}, line {len(table.log.entries) + 1}: {exc}") from exc
+    except HostEquivocated as exc:
+        raise EquivocatedCopy(exc, table) from exc
 
 
 def report_lines(path: Path, report: LogAudit) -> list[str]:

@@ -49,6 +49,11 @@ GATHER_S = 4.0
 #: Entries a peer hands a new host in one message.
 ENTRIES_PER_MESSAGE = 16
 
+#: Seconds past the turn time before the host states a timeout: each seat's own clock saw the turn
+#: open a little later than the host's did (the entry that opened it travelled), and a seat witnesses
+#: only once its own clock has seen the whole turn time.
+TIMEOUT_MARGIN_S = 1.0
+
 
 @dataclass
 class Sequencer:
@@ -66,8 +71,6 @@ class Sequencer:
     connections: dict[bytes, str] = field(default_factory=dict)
     """Connection id -> the identity (hex) that synced on it."""
     refused: int = 0
-    turn_time: float | None = None
-    """Seconds a seat may take over what it owes before the host states a timeout (``None``: no limit)."""
     away_after: float = AWAY_AFTER_S
     heard: dict[str, float] = field(default_factory=dict)
     on_chat: Callable[[Envelope], None] | None = None
@@ -92,6 +95,13 @@ class Sequencer:
     _gather_from: float | None = None
     _held: list[tuple[bytes, bytes, bytes]] = field(default_factory=list)
 
+    @property
+    def turn_time(self) -> float | None:
+        """Seconds a seat may take over what it owes before the host states a timeout, as the table's
+        signed ``open`` entry says (``None``: no limit, and no timeout)."""
+        lobby = self.table.lobby
+        return None if lobby is None else lobby.turn_time
+
     @classmethod
     def open(
         cls,
@@ -115,7 +125,8 @@ class Sequencer:
     ) -> Sequencer:
         """Open a new table: the host's copy, and the ``open`` entry at its head, which pins the game
         as installed here (``pin``: the registry's :meth:`~atoll.registry.Registry.pin`); ``on_leave``
-        is what the table does when a seat leaves."""
+        is what the table does when a seat leaves, and ``turn_time`` (seconds) is signed in it
+        (``None``: the table never forfeits a seat for time)."""
         table = Table(
             table_id,
             key.verify_key.encode(),
@@ -139,7 +150,7 @@ class Sequencer:
         if on_leave is not OnLeave.END:  # absent means END: a log written before the choice reads the same
             body["on_leave"] = str(on_leave)
         if turn_time is not None:  # everyone's screen counts it down (numbers on the wire are integers)
-            body["turn_time_ms"] = round(turn_time * 1000)
+            body["turn_time_ms"] = max(1, round(turn_time * 1000))
         host.local(table.compose(Kind.OPEN, body))
         return host
 
@@ -330,7 +341,8 @@ class Sequencer:
         length = len(table.log.entries)
         if self._since[0] != length:
             self._since = (length, now)  # the log grew: whatever is owed now is owed from now
-        if self.turn_time is None or now - self._since[1] < self.turn_time or table.over():
+        turn_time = self.turn_time
+        if turn_time is None or now - self._since[1] < turn_time + TIMEOUT_MARGIN_S or table.over():
             return out
         if table.timeout is not None:
             out += self._sequence_own(Kind.ABORT, {"timeout": table.timeout.seq})

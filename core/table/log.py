@@ -183,15 +183,15 @@ class TableLog:
                 run.append((seq, head, raw, message))
                 signature = data.get("host")
                 # searching, each signature is checked as the chain reaches it, up to the first that holds
-                if search and len(run) > 1 and self._signed_by_host(seq, head, signature):
+                if search and len(run) > 1 and self.signed_by_host(seq, head, signature):
                     return self._vouch_for(run)
         except (TypeError, ValueError, RecursionError):
             return 0
-        if not search and run and self._signed_by_host(run[-1][0], head, signature):
+        if not search and run and self.signed_by_host(run[-1][0], head, signature):
             return self._vouch_for(run)
         return 0
 
-    def _signed_by_host(self, seq: int, head: str, signature: Any) -> bool:
+    def signed_by_host(self, seq: int, head: str, signature: Any) -> bool:
         """Whether ``signature`` is the host's (at ``seq``) over ``head`` at ``seq``."""
         try:
             signed = sequencing_bytes(self.table, seq, head)
@@ -241,6 +241,13 @@ class TableLog:
         # away from the author's is caught by the author's signed view of it
         self.check_seen(message, before=seq)
         if prev != self.head:
+            if seq > 0 and (new_host is not None or vouched_head != head):
+                # the host signed this entry after another head than the one it signed for this peer
+                # at the position before: two histories under its signature
+                raise HostEquivocated(
+                    f"the host signed two different histories at entry {seq - 1}",
+                    {"seq": seq - 1, "ours": self.entries[seq - 1].seen(), "next": data},
+                )
             raise BadEntry(f"entry {seq} does not follow this peer's head")
         if self.holds(message):
             raise BadEntry(f"entry {seq} repeats message {message.n} of {message.author[:16]}")
@@ -296,6 +303,34 @@ class TableLog:
             {"seq": seq, "ours": self.entries[seq].seen(), "theirs": seen, "message": message.to_json()},
         )
 
+    def fork_proved(self, evidence: Any) -> bool:
+        """Whether ``evidence`` (a :class:`HostEquivocated`'s, from this peer or another) proves that the
+        host of this table signed two different heads for one position: ``ours`` a signed head
+        (``seq``, ``head``, ``host``), and either ``theirs``, another signed head at the same
+        position, or ``next``, a signed entry at the position after whose ``prev`` is another head.
+        Only the host's own signatures are read, so anyone can check it with nothing but the log's
+        host keys."""
+        if not isinstance(evidence, dict):
+            return False
+        ours, theirs, after = evidence.get("ours"), evidence.get("theirs"), evidence.get("next")
+        seq = evidence.get("seq")
+        if type(seq) is not int or seq < 0 or not isinstance(ours, dict):
+            return False
+        if not self.signed_by_host(seq, str(ours.get("head")), ours.get("host")) or ours.get("seq") != seq:
+            return False
+        if isinstance(theirs, dict):
+            other = str(theirs.get("head"))
+            return theirs.get("seq") == seq and other != ours.get("head") and \
+                self.signed_by_host(seq, other, theirs.get("host"))
+        if not isinstance(after, dict) or after.get("seq") != seq + 1 or after.get("prev") == ours["head"]:
+            return False
+        try:
+            prev = strict_hex(after.get("prev"), 32, "prev").hex()
+            head = next_head(prev, canonical_bytes(after.get("msg")))
+        except (TypeError, ValueError):
+            return False
+        return self.signed_by_host(seq + 1, head, after.get("host"))
+
     def holds(self, message: Envelope) -> bool:
         """Whether this log already holds ``message`` (its author and number; a replay if so)."""
         return self.holds_number(message.author, message.n)
@@ -303,6 +338,11 @@ class TableLog:
     def holds_number(self, author: str, n: int) -> bool:
         """Whether this log holds message number ``n`` of ``author`` (hex identity)."""
         return (author, n) in self._seen_ids
+
+    def took(self, message: Envelope) -> None:
+        """Count ``message`` as held: the table took it in from inside an entry (a refusal that brings
+        a late seat's message), so it is refused as a repeat if it comes again on its own."""
+        self._seen_ids.add((message.author, message.n))
 
     def keep(self, entry: Entry) -> None:
         """Append a checked entry: written and fsynced before the caller acts on it."""

@@ -19,10 +19,10 @@ from atoll.faultlog import record_fault
 from atoll.net.encoding import canonical_bytes
 from atoll.net.envelope import Envelope, Unauthenticated, decode, open_envelope
 from atoll.pin import GamePin, require_same
-from atoll.table.frames import BATCH_ENTRIES, read_frame
+from atoll.table.frames import BATCH_ENTRIES, frame, read_frame
 from atoll.table.log import BadEntry, HostEquivocated
 from atoll.table.presence import changes
-from atoll.table.table import Event, Table
+from atoll.table.table import OWED_MOST, Event, Table
 from atoll.types import Action
 from atoll.wire import PROTOCOL, Frame, Kind
 
@@ -129,6 +129,10 @@ class PeerSession:
     """The game's plugin failed on this machine (see :meth:`failed`): this seat moves no more."""
     stand_in: bool = False
     """This spectator (a bot) takes over a seat whose player leaves (said in its ``watch``)."""
+    asked: int = -1
+    """The timeout (its entry number) about which this seat last asked a late seat directly."""
+    evidence: dict[str, Any] | None = None
+    """The proof that the host signed two histories, once this peer holds it (it shows the others)."""
 
     def hello(self) -> bytes:
         """The first message on a (re)connection: which entries this peer already holds."""
@@ -197,10 +201,15 @@ class PeerSession:
             and entry["seq"] < len(self.table.log.entries)
         ):
             return [], True  # already held (a catch-up overlapping what arrived live)
+        if self.evidence is not None:
+            return [], False  # nothing more is taken from a host that signed two histories
         try:
             self.table.receive(entry, parsed_strictly=True)
         except HostEquivocated as exc:
-            raise TableFailed(f"{exc}; evidence: {exc.evidence}") from exc
+            if not self.table.host_forked(exc.evidence):
+                raise TableFailed(f"{exc}; evidence: {exc.evidence}") from exc
+            self.evidence = exc.evidence  # the others are shown it directly (the host would not relay it)
+            return [], False
         except BadEntry as exc:
             self.errors.append(f"refused an entry from the host: {exc}")
             log.warning("%s", self.errors[-1])
@@ -321,6 +330,61 @@ class PeerSession:
         ):
             self.table.events.append(Event(line, seq))
         self.away, self.left = now_away, now_left
+
+    # -- seats reaching each other directly (docs/decisions/0020-the-host-cannot-frame-a-seat.md) --
+
+    def question(self) -> tuple[int, str, bytes] | None:
+        """What to ask a late seat directly now, once per timeout: (the timeout's entry number, the
+        late seat's identity (hex), the signed ``ask``); ``None`` when nothing is to be asked."""
+        asking, lobby = self.table.asking, self.table.lobby
+        if asking is None or lobby is None or asking.seq == self.asked:
+            return None
+        self.asked = asking.seq
+        data = self.table.compose(Kind.ASK, {"timeout": asking.seq})
+        return asking.seq, lobby.seated[asking.seat], data
+
+    def answered(self, seq: int, reply: bytes | None) -> list[bytes]:
+        """The late seat's ``owed`` frame (``None``: it did not answer in time): this seat answers the
+        timeout at ``seq`` (a refusal bringing what it owed, or a witness); returns what to send."""
+        msgs: list[bytes] = []
+        if reply is not None:
+            try:
+                frm = read_frame(reply)
+            except Unauthenticated:
+                frm = {}
+            found = frm.get("msgs") if frm.get("t") == Frame.OWED else None
+            if isinstance(found, list):
+                msgs = [canonical_bytes(m) for m in found[:OWED_MOST] if isinstance(m, dict)]
+        self.table.answer_asked(seq, msgs)
+        return self._ready()
+
+    def on_direct(self, data: bytes) -> bytes | None:
+        """A seat's message straight to this seat's standby address: an ``ask`` is answered with the
+        ``owed`` frame (what this seat sent that its log does not hold: moves and protocol messages,
+        signed by it); ``evidence`` that the host signed two histories is checked, ends this peer's
+        game naming the host if it holds, and is answered with an empty ``owed`` frame. ``None`` for
+        anything else (not signed, not a seat of this table)."""
+        lobby = self.table.lobby
+        try:
+            message = open_envelope(data)
+        except Unauthenticated:
+            return None
+        if message.table != self.table.id or lobby is None or message.author not in lobby.seated:
+            return None
+        if message.kind == Kind.EVIDENCE:
+            if self.table.host_forked(message.body.get("evidence")) and self.evidence is None:
+                self.evidence = message.body["evidence"]
+            return frame(Frame.OWED, msgs=[])
+        if message.kind != Kind.ASK:
+            return None
+        owed = [d for d in self.unlogged_messages() if decode(d).get("kind") in (Kind.MOVE, Kind.FAIR)]
+        return frame(Frame.OWED, msgs=[decode(d) for d in owed[:OWED_MOST]])
+
+    def evidence_message(self) -> bytes | None:
+        """The signed ``evidence`` envelope to show the other seats, once this peer holds the proof."""
+        if self.evidence is None:
+            return None
+        return self.table.compose(Kind.EVIDENCE, {"evidence": self.evidence})
 
     def failed(self, fault: Fault) -> bytes:
         """The game's plugin failed on this machine while this seat was to move (or thinking): the seat

@@ -3,8 +3,9 @@
 Every peer derives the end of a game from the log (no entry states it), so these are not on the wire:
 they are what :class:`~atoll.table.table.Table` decides, what the screens print and what the audit
 reports. Code branches on the member, never on the words, so rewording a sentence cannot change a
-verdict. Only :attr:`EndReason.CHEAT` and :attr:`EndReason.HOST_MISREPORTED` accuse anyone: each is the
-verdict of an explicit check on something its author signed (``docs/fairness.md``, "Who is blamed").
+verdict. Only :attr:`EndReason.CHEAT`, :attr:`EndReason.HOST_MISREPORTED` and :attr:`EndReason.HOST_TIMED`
+accuse anyone: each is the verdict of an explicit check on something its author signed
+(``docs/fairness.md``, "Who is blamed").
 """
 
 from __future__ import annotations
@@ -20,6 +21,12 @@ class EndReason(enum.Enum):
     """A seat validly signed something a fairness or rules check refutes; the seat is named."""
     HOST_MISREPORTED = "the host announced results"
     """The host signed an ``end`` whose results the log does not give; the host is named."""
+    HOST_EQUIVOCATED = "the host signed two different histories"
+    """Two host signatures for one position of the log, over different heads: the host showed peers
+    different logs; the host is named, on that evidence."""
+    HOST_TIMED = "the host stated a timeout"
+    """The host signed a timeout the table does not allow (no turn time was signed), or one that two
+    or more seats refused, their own clocks having seen less than the turn time; the host is named."""
     FORFEIT = "forfeits"
     """A seat ran out of time and two or more other seats witnessed it: it forfeits (not a cheat)."""
     ABORTED = "aborted, not attributable"
@@ -38,7 +45,8 @@ class EndReason(enum.Enum):
     @property
     def accuses(self) -> bool:
         """Whether this ending names someone as having signed something wrong."""
-        return self in (EndReason.CHEAT, EndReason.HOST_MISREPORTED)
+        return self in (EndReason.CHEAT, EndReason.HOST_MISREPORTED, EndReason.HOST_TIMED,
+                        EndReason.HOST_EQUIVOCATED)
 
 
 @dataclass(frozen=True)
@@ -99,6 +107,16 @@ def misreported(results: object) -> Ending:
     """The host's ``end`` entry states ``results`` that the log does not give."""
     text = f"{EndReason.HOST_MISREPORTED.value} {results} that the log does not give"
     return Ending(EndReason.HOST_MISREPORTED, text)
+
+
+def host_timed(detail: str) -> Ending:
+    """The host stated a timeout that does not hold (``detail`` says why); the host is named."""
+    return Ending(EndReason.HOST_TIMED, f"{EndReason.HOST_TIMED.value} that does not hold: {detail}")
+
+
+def host_equivocated(detail: str) -> Ending:
+    """The host signed two different histories (``detail`` says where, and how it is known)."""
+    return Ending(EndReason.HOST_EQUIVOCATED, f"{EndReason.HOST_EQUIVOCATED.value}: {detail}")
 
 
 def plugin_failed(fault: Exception) -> Ending:

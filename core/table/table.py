@@ -22,6 +22,11 @@ A timeout follows the fair layer's rule (:mod:`atoll.fair.steps.record`): the ho
 seat witnesses it with a signed ``witness``; with two or more witnesses the late seat forfeits (it is
 named, with the witnesses as evidence), with fewer (a table of two, or a witness that never came)
 the table is aborted and nobody is blamed. While a timeout is open nothing else enters the game.
+The turn time is in the signed ``open`` entry; a table opened without one never forfeits a seat for
+time, and a host that states a timeout there is named. A seat witnesses only when its own clock (the
+caller's ``clock``) has seen the late seat's turn open for the whole turn time; otherwise it signs a
+``refuse``, which voids the timeout, and a timeout that two or more seats (the host's own left out)
+refuse, none witnessing, names the host (``docs/decisions/0020-the-host-cannot-frame-a-seat.md``).
 A forfeit or a seat that leaves ends the game there (``docs/decisions/0004-tables-that-survive.md``),
 unless the host chose to hand seats over and a stand-in watches: then a leaving seat's secrets go,
 sealed, to the stand-in, which holds the seat from that entry on (:mod:`atoll.table.handover`), and a
@@ -36,6 +41,7 @@ The game, the lobby, the fair steps and the wire are their own modules.
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -48,7 +54,8 @@ from atoll.fair.steps.seat import Participant
 from atoll.faultlog import record_fault
 from atoll.game import Game
 from atoll.jsondata import canonical
-from atoll.net.envelope import Envelope, check_size, seal
+from atoll.net.encoding import canonical_bytes
+from atoll.net.envelope import MAX_MESSAGE, Envelope, Unauthenticated, check_size, open_envelope, seal
 from atoll.pin import GamePin
 from atoll.table.engine import TableEngine
 from atoll.table.frames import BATCH_ENTRIES
@@ -57,6 +64,7 @@ from atoll.table.log import (
     BadEntry,
     BadHostSignature,
     Entry,
+    HostEquivocated,
     TableLog,
     readable_entries,
     set_aside_from,
@@ -70,6 +78,8 @@ from atoll.table.reasons import (
     cheated,
     closed,
     forfeited,
+    host_equivocated,
+    host_timed,
     left,
     left_behind,
     misreported,
@@ -89,6 +99,19 @@ _NAME_LIMIT = 32
 
 #: Longest fault text a ``leave`` carries, in characters.
 FAULT_LIMIT = 300
+
+#: The longest turn time a table may sign, in milliseconds (a day).
+TURN_TIME_MOST_MS = 86_400_000
+
+#: The most of a late seat's messages one refusal brings.
+OWED_MOST = 16
+
+#: Bytes of a refusal besides the messages it brings (its own envelope and body), kept free.
+REFUSAL_ROOM = 4096
+
+#: The first protocol version whose ``open`` entry signs the turn time: a log of an earlier one is
+#: audited by the rules it was played under (the host's clock, witnessed at once).
+SIGNED_TIMING_VERSION = 5
 
 
 @dataclass
@@ -135,7 +158,9 @@ class Lobby:
     bots: dict[str, str] = field(default_factory=dict)
     """Identity -> the kind of bot that said, when it sat, that it plays the seat (``sit``'s ``bot``)."""
     turn_time: float | None = None
-    """Seconds a seat may take over what it owes, as the ``open`` entry says (``None``: no limit)."""
+    """Seconds a seat may take over what it owes (the signed ``open``); ``None``: no forfeit for time."""
+    signed_timing: bool = True
+    """Whether the ``open`` entry signs the turn time (a log of protocol 5 or later)."""
 
     def full(self) -> bool:
         """Whether every seat is taken (the game has started)."""
@@ -170,6 +195,24 @@ class Timeout:
     seq: int
     seat: int
     witnesses: list[int] = field(default_factory=list)
+    refusals: list[int] = field(default_factory=list)
+    """The seats that refused it."""
+    early: list[int] = field(default_factory=list)
+    """The seats that refused it because their own clocks had not seen the turn time pass."""
+
+    def answered(self) -> list[int]:
+        """The seats that witnessed or refused it."""
+        return [*self.witnesses, *self.refusals]
+
+
+@dataclass(frozen=True)
+class Ask:
+    """A late seat to ask directly before answering the timeout at ``seq``: its ``seat``, and how long
+    this peer's own clock had seen its turn open when the timeout came (milliseconds)."""
+
+    seq: int
+    seat: int
+    waited_ms: int
 
 
 def check_name(name: Any) -> str:
@@ -203,6 +246,8 @@ class Table:
     :param master: this peer's master secret for the fair protocols (32 bytes; fresh if ``None``).
     :param sealed: where this peer keeps the values of its sealed choices until they open (each kept
         durably before the sealed move is sent; ``None``: memory only).
+    :param clock: this peer's own clock (seconds), read when an entry arrives: a seat witnesses a
+        timeout only when it has itself seen the late seat's turn open for the whole turn time.
     """
 
     def __init__(
@@ -215,8 +260,14 @@ class Table:
         log_path: Path | None = None,
         master: bytes | None = None,
         sealed: SealedKeeper | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.id = table_id
+        self.clock = clock
+        self._grew_at: float | None = None
+        """When (``clock``) the last entry arrived: the turn the game waits on opened then."""
+        self._opened_at: float | None = None
+        """When the entry before the one being folded in arrived (``None``: not on this peer's clock)."""
         self.log = TableLog(table_id, host_key, log_path)
         self.key = key
         self.me = key.verify_key.encode().hex() if key is not None else None
@@ -252,6 +303,11 @@ class Table:
         """This peer's seat was handed to a stand-in: it plays no more here."""
         self._replaying = False
         self._wrote: list[dict[str, Any]] = []
+        self.direct = False
+        """Whether this peer can reach the other seats directly (at their standby addresses): it then
+        asks a late seat for what it owes before it witnesses a timeout (:attr:`asking`)."""
+        self.asking: Ask | None = None
+        """The late seat this peer must ask directly before it answers a timeout, if any."""
         self.pipeline = False
         """This peer's seat answers a deck shuffle or lock before checking its proof; its caller then
         calls :meth:`settle` as soon as the answer has left (see :meth:`pipelined`)."""
@@ -481,10 +537,14 @@ class Table:
 
     def _apply(self, entry: Entry) -> None:
         message = entry.message
+        now = self.clock()
+        self._opened_at, self._grew_at = self._grew_at, now
         if message.author == self.me:
             self._n = max(self._n, message.n + 1)
             # a message written again after a restart, and already in the log, is not sent twice
             key = _message_key(message.kind, message.body)
+            if message.kind in (Kind.WITNESS, Kind.REFUSE):  # one answer to a timeout, whichever it was
+                key = _answer_key(message.body.get("timeout"))
             self._outbox = [(k, data) for k, data in self._outbox if k != key]
         if self.over():
             self._refuse(entry, Refusal.AFTER_END, Refusal.AFTER_END.value)
@@ -516,9 +576,16 @@ class Table:
         if self.lobby is None:
             self._refuse(entry, Refusal.NOT_OPEN, f"refused: {Refusal.NOT_OPEN.value}")
             return
+        self._take(entry, self.lobby)
+        self._flush()
+
+    def _take(self, entry: Entry, lobby: Lobby) -> None:
+        """Check and fold in a seat's (or spectator's) message; a check that refutes signed content
+        names its author, anything else refuses the entry or stops the game naming nobody."""
+        message = entry.message
         try:
-            self._check(message, self.lobby)
-            self._fold(entry, self.lobby)
+            self._check(message, lobby)
+            self._fold(entry, lobby)
         except CheatDetected as exc:  # the verdict of an explicit check: the one way to name a seat
             self._stop(entry, cheated(exc.seat, str(exc)))
         except (AtollError, ValueError) as exc:
@@ -531,7 +598,6 @@ class Table:
         except Exception as exc:  # a bug of ours: it stops the game, blaming nobody (decision 0015)
             record_fault(f"table {self.id}, entry {entry.seq}", exc)
             self._stop(entry, atoll_failed(failing_module(exc), exc))
-        self._flush()
 
     def _open(self, entry: Entry) -> None:
         body, message = entry.message.body, entry.message
@@ -551,6 +617,9 @@ class Table:
             host_timeout = body.get("host_timeout", HOST_TIMEOUT_S)
             if type(host_timeout) is not int or not 1 <= host_timeout <= 3600:
                 raise ValueError("host_timeout is 1-3600 whole seconds")
+            turn_ms = body.get("turn_time_ms")
+            if turn_ms is not None and (type(turn_ms) is not int or not 1 <= turn_ms <= TURN_TIME_MOST_MS):
+                raise ValueError(f"turn_time_ms is 1-{TURN_TIME_MOST_MS} whole milliseconds")
             self.lobby = Lobby(
                 game.info.name, variant, seats, check_name(body.get("name", "table")), options, message.author
             )
@@ -559,10 +628,8 @@ class Table:
             if on_leave not in set(OnLeave):
                 raise ValueError(f"on_leave is one of {', '.join(OnLeave)}, not {str(on_leave)[:20]!r}")
             self.lobby.on_leave = OnLeave(on_leave)
-            turn_ms = body.get("turn_time_ms")
-            if turn_ms is not None and (type(turn_ms) is not int or not 0 < turn_ms <= 86_400_000):
-                raise ValueError("turn_time_ms is whole milliseconds, above 0 and at most a day")
             self.lobby.turn_time = None if turn_ms is None else turn_ms / 1000
+            self.lobby.signed_timing = _version(message.v) >= SIGNED_TIMING_VERSION
         except (KeyError, ValueError, AtollError) as exc:
             self._stop(entry, unplayable(str(exc)))
             return
@@ -623,12 +690,17 @@ class Table:
                     raise ValueError("a seat is not handed over while the table settles a timeout")
                 check_hand_over(body, lobby.stand_ins)
             return
-        if kind == Kind.WITNESS:
+        if kind in (Kind.WITNESS, Kind.REFUSE):
             timeout = self.timeout
             if timeout is None or body.get("timeout") != timeout.seq:
-                raise ValueError("a witness names no open timeout")
-            if seat == timeout.seat or seat in timeout.witnesses:
-                raise ValueError(f"seat {seat} cannot witness this timeout (again)")
+                raise ValueError(f"a {kind} names no open timeout")
+            if seat == timeout.seat or seat in timeout.answered():
+                raise ValueError(f"seat {seat} cannot answer this timeout (again)")
+            if kind == Kind.REFUSE and (type(body.get("waited_ms")) is not int or body["waited_ms"] < 0):
+                raise ValueError("a refusal says how many milliseconds its seat had waited")
+            owed = body.get("owed", [])
+            if kind == Kind.REFUSE and (not isinstance(owed, list) or len(owed) > OWED_MOST):
+                raise ValueError(f"a refusal brings at most {OWED_MOST} of the late seat's messages")
             return
         if self.timeout is not None:
             raise ValueError(f"the table is settling the timeout of seat {self.timeout.seat}")
@@ -680,8 +752,8 @@ class Table:
             self._stop(entry, left(seat, self._who(author), said))
             self._left_behind(entry, seat)
             return
-        if kind == Kind.WITNESS:
-            self._witness(entry, seat)
+        if kind in (Kind.WITNESS, Kind.REFUSE):
+            self._answered(entry, seat)
             return
         if kind == Kind.MOVE:
             what = "seals a choice" if "sealed" in body else self._describe(body.get("action"))
@@ -731,20 +803,67 @@ class Table:
             self._stop(entry, aborted(late, why))
             return
         seat = int(message.body["seat"])
-        self.timeout = Timeout(entry.seq, seat)
         who = self._who(self.lobby.seated[seat])
-        self._event(entry, f"the host: {who} ran out of time; the other seats witness it")
+        turn_time = self.lobby.turn_time
+        if self.lobby.signed_timing and turn_time is None:
+            self._stop(entry, host_timed(f"it named {who} as late at a table opened with no turn time"))
+            return
+        self.timeout = Timeout(entry.seq, seat)
+        self._event(entry, f"the host: {who} ran out of time; the other seats witness it or refuse")
         mine = self.my_seat
-        if mine is not None and mine != seat and not self._replaying:
-            body = {"timeout": entry.seq}
-            self._outbox.append((_message_key(Kind.WITNESS, body), self.compose(Kind.WITNESS, body)))
+        if mine is not None and mine != seat and self.key is not None and not self._replaying:
+            self._answer(entry.seq, seat, turn_time)
 
-    def _witness(self, entry: Entry, seat: int) -> None:
+    def _answer(self, seq: int, late: int, turn_time: float | None) -> None:
+        """This seat's answer to the timeout at ``seq``: a refusal when its own clock has not seen the
+        turn open for the whole turn time; else, when it can reach seats directly (:attr:`direct`), it
+        asks the late seat first (:attr:`asking`; the caller asks, then calls :meth:`answer_asked`);
+        else a witness (so too in a log of an earlier version)."""
+        opened = self._opened_at
+        waited = 0.0 if opened is None else max(0.0, self.clock() - opened)
+        if turn_time is not None and waited < turn_time:
+            body: dict[str, Any] = {"timeout": seq, "waited_ms": int(waited * 1000)}
+            self._outbox.append((_answer_key(seq), self.compose(Kind.REFUSE, body)))
+        elif self.direct and turn_time is not None and self.me != self._host_hex():  # a host asks nobody
+            self.asking = Ask(seq, late, int(waited * 1000))
+        else:
+            self._outbox.append((_answer_key(seq), self.compose(Kind.WITNESS, {"timeout": seq})))
+
+    def _answered(self, entry: Entry, seat: int) -> None:
         timeout, lobby = self.timeout, self.lobby
         assert timeout is not None and lobby is not None
-        timeout.witnesses.append(seat)
-        self._event(entry, f"{self._who(lobby.seated[seat])} witnesses it")
-        if len(timeout.witnesses) < lobby.seats - 1:
+        who = self._who(lobby.seated[seat])
+        brought = self._brought(entry.message, lobby.seated[timeout.seat])
+        if brought:
+            # the late seat gave this seat what it owed, and the log did not hold it: it was not late
+            self.timeout = None
+            late = self._who(lobby.seated[timeout.seat])
+            self._event(entry, f"{who} brings {late}'s message directly: the host had not sequenced it; "
+                               "the timeout is void")
+            for message in brought:
+                try:  # a message the late seat wrote after a history this log does not hold
+                    self.log.check_seen(message, before=entry.seq)
+                except HostEquivocated as exc:  # ... signed by the host: the evidence is in this entry
+                    self._stop(entry, host_equivocated(f"{exc}, shown by a message {who} brings"))
+                    return
+                except BadEntry:
+                    continue
+                self.log.took(message)
+                self._take(Entry(entry.seq, entry.prev, entry.head, entry.host_sig, message), lobby)
+            return
+        if entry.message.kind == Kind.REFUSE:
+            timeout.refusals.append(seat)
+            waited = entry.message.body["waited_ms"] / 1000
+            if lobby.turn_time is not None and waited < lobby.turn_time:
+                timeout.early.append(seat)
+            self._event(entry, f"{who} refuses it: its own clock had seen the turn open for {waited:.3g} s")
+        else:
+            timeout.witnesses.append(seat)
+            self._event(entry, f"{who} witnesses it")
+        if len(timeout.answered()) < lobby.seats - 1:
+            return
+        if timeout.refusals:
+            self._refuted(entry, timeout, lobby)
             return
         late = self._who(lobby.seated[timeout.seat])
         seen = ", ".join(str(s) for s in sorted(timeout.witnesses))
@@ -757,6 +876,84 @@ class Table:
         else:
             self._stop(entry, aborted(timeout.seat, f"{late} ran out of time, witnessed only by seat {seen} "
                                                     "(one seat's word against another's)"))
+
+    def _brought(self, refusal: Envelope, late: str) -> list[Envelope]:
+        """The late seat's messages a refusal brings that this table can take: signed by ``late`` for
+        this table, a move or a protocol message, not held already (any other is passed over)."""
+        if refusal.kind != Kind.REFUSE:
+            return []
+        brought: list[Envelope] = []
+        for data in refusal.body.get("owed", []):
+            message = self._owed_envelope(data, late)
+            if message is not None and all(m.n != message.n for m in brought):
+                brought.append(message)
+        return brought
+
+    def _owed_envelope(self, data: Any, late: str) -> Envelope | None:
+        """``data`` (an envelope's JSON form, or its bytes) as a message ``late`` owes, else ``None``."""
+        try:
+            message = open_envelope(data if isinstance(data, bytes) else canonical_bytes(data))
+        except (Unauthenticated, TypeError, ValueError):
+            return None
+        if (message.author != late or message.table != self.id or message.v != PROTOCOL
+                or message.kind not in (Kind.MOVE, Kind.FAIR) or self.log.holds(message)):
+            return None
+        return message
+
+    def answer_asked(self, seq: int, owed: list[bytes]) -> None:
+        """The late seat, asked directly (:attr:`asking`), gave ``owed`` (its messages the log does not
+        hold; empty: it did not answer): this seat refuses the timeout at ``seq`` bringing them, or,
+        with nothing it can take, witnesses it."""
+        asking, lobby = self.asking, self.lobby
+        if asking is None or asking.seq != seq or lobby is None:
+            return
+        self.asking = None
+        if self.timeout is None or self.timeout.seq != seq or self.over():
+            return  # settled meanwhile
+        late = lobby.seated[asking.seat]
+        kept = [m for m in (self._owed_envelope(d, late) for d in owed) if m is not None][:OWED_MOST]
+        if not kept:
+            body: dict[str, Any] = {"timeout": seq}
+            self._outbox.append((_answer_key(seq), self.compose(Kind.WITNESS, body)))
+            return
+        # what fits in one message goes (a deck's shuffle is the largest, and fits alone)
+        room, fitting = MAX_MESSAGE - REFUSAL_ROOM, []
+        for message in kept:
+            room -= len(message.raw)
+            if room < 0:
+                break
+            fitting.append(message.to_json())
+        body = {"timeout": seq, "waited_ms": asking.waited_ms, "owed": fitting}
+        self._outbox.append((_answer_key(seq), self.compose(Kind.REFUSE, body)))
+
+    def host_forked(self, evidence: Any) -> bool:
+        """Whether ``evidence`` (this peer's own, or shown to it directly by another) proves that the
+        host signed two different histories (:meth:`~atoll.table.log.TableLog.fork_proved`); if it
+        does, the game ends here naming the host."""
+        if self.ending is not None and self.ending.reason is EndReason.HOST_EQUIVOCATED:
+            return True
+        if self.over() or not self.log.entries or not self.log.fork_proved(evidence):
+            return False
+        detail = f"it signed two different heads for entry {evidence['seq']} (the evidence is its signatures)"
+        self._stop(self.log.entries[-1], host_equivocated(detail))
+        return True
+
+    def _refuted(self, entry: Entry, timeout: Timeout, lobby: Lobby) -> None:
+        """Every other seat has answered the timeout and some refused it: the timeout is void, and the
+        game goes on; when two or more seats refused it because their own clocks had not seen the turn
+        time pass, and no seat witnessed it (the host's own seat left out of both: it answers its own
+        ruling), the host is named for it."""
+        host_seat = lobby.seat_of(self.log.host_at(timeout.seq).encode().hex())
+        refusers = [s for s in timeout.early if s != host_seat]
+        witnesses = [s for s in timeout.witnesses if s != host_seat]
+        late = self._who(lobby.seated[timeout.seat])
+        seats = ", ".join(str(s) for s in sorted(timeout.refusals))
+        if len(refusers) >= ATTRIBUTABLE_WITNESSES and not witnesses:
+            self._stop(entry, host_timed(f"it named {late} as late before the turn time had passed "
+                                         f"for seats {seats}, who refused it"))
+            return
+        self.timeout = None
+        self._event(entry, f"the timeout of {late} is void: seats {seats} refused it; the table goes on")
 
     def leave(self, fault: str | None = None) -> bytes:
         """This peer's seat leaves the table for good; ``fault`` says why when the game's plugin failed
@@ -966,3 +1163,15 @@ def _address(text: Any) -> bool:
 
 def _message_key(kind: str, body: dict[str, Any]) -> str:
     return kind + canonical(body)
+
+
+def _answer_key(seq: Any) -> str:
+    """The outbox key of this seat's one answer (witness or refusal) to the timeout at ``seq``."""
+    return _message_key(Kind.WITNESS, {"timeout": seq})
+
+
+def _version(protocol: str) -> int:
+    """The number of a protocol name ``atoll-table/N`` (0 if it is not one)."""
+    _, _, number = protocol.rpartition("/")
+    return int(number) if number.isdigit() else 0
+

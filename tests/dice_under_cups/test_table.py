@@ -25,18 +25,23 @@ REGISTRY: Registry = load_registry(extra=[("dice_under_cups", plugin)])
 GAME = "dice_under_cups"
 
 
-def open_cups_table(seats: int, variant: str = "short", *, watchers: int = 0) -> Net:
-    """A headless host and ``seats`` seated peers (plus spectators) of Dice Under Cups."""
+def open_cups_table(
+    seats: int, variant: str = "short", *, watchers: int = 0, turn_time: float | None = None
+) -> Net:
+    """A headless host and ``seats`` seated peers (plus spectators) of Dice Under Cups, every table on
+    the net's clock; ``turn_time`` is signed in the ``open`` entry."""
     host_key = SigningKey(os.urandom(32))
     host = Sequencer.open(f"cups-{os.urandom(6).hex()}", host_key, REGISTRY.game, game=GAME, variant=variant,
-                          seats=seats, name="cups table", pin=REGISTRY.pin(GAME))
-    peers = []
+                          seats=seats, name="cups table", pin=REGISTRY.pin(GAME), turn_time=turn_time)
+    peers: list[Peer] = []
+    net = Net(host, peers)
+    host.table.clock = net.clock
     for i in range(seats + watchers):
         key = SigningKey(os.urandom(32))
-        table = Table(host.table.id, host_key.verify_key.encode(), key, REGISTRY.game)
+        table = Table(host.table.id, host_key.verify_key.encode(), key, REGISTRY.game, clock=net.clock)
         role = "sit" if i < seats else "watch"
         peers.append(Peer(key, PeerSession(table, role, f"p{i}", REGISTRY.installed_pin), f"c{i}".encode()))
-    return Net(host, peers)
+    return net
 
 
 def audit(net: Net, tmp_path: Path) -> Any:
@@ -130,14 +135,13 @@ def test_a_replayed_secret_is_caught_and_named_by_everyone() -> None:
 
 
 def test_a_withheld_opening_when_the_cups_are_lifted_forfeits_the_owner_after_the_turn_time() -> None:
-    net = open_cups_table(3)
-    net.host.turn_time = 30.0
+    net = open_cups_table(3, turn_time=30.0)
     _cheat(net, 1, "reveal", lambda body: None)
     with pytest.raises(AssertionError, match="stuck"):  # nobody owes a move: seat 1's openings are owed
         net.run()
     assert all(p.table.ended is None and p.table.results() is None for p in net.peers)
-    net.deliver(net.host.tick(0.0))
-    net.deliver(net.host.tick(30.0))
+    net.tick(0.0)
+    net.tick(31.0)  # the turn time and the host's margin
     for peer in net.peers:
         assert peer.table.ended is not None
         assert peer.table.ended.startswith("seat 1 forfeits"), peer.table.ended

@@ -56,6 +56,19 @@ class Net:
     peers: list[Peer]
     relay: Relay | None = None
     errors: dict[int, list[str]] = field(default_factory=dict)
+    now: float = 0.0
+    shown: set[int] = field(default_factory=set)
+    """The peers that have shown the others their proof of a fork."""
+    """The clock every table here reads (the host's ``tick`` moves it): one clock, no travel time."""
+
+    def clock(self) -> float:
+        """What time it is at this table (every peer's clock and the host's)."""
+        return self.now
+
+    def tick(self, now: float) -> None:
+        """Time is ``now`` for everyone; the host's frames (a timeout, an abort, presence) are delivered."""
+        self.now = now
+        self.deliver(self.host.tick(now))
 
     def send(self, index: int, data: bytes) -> None:
         """Peer ``index`` sends ``data`` to the host; the host's frames are delivered."""
@@ -72,6 +85,29 @@ class Net:
                 data = changed
             for reply in self.peers[index].session.on_frame(data):
                 self.send(index, reply)
+            self.ask_directly(index)
+            self.show_evidence(index)
+
+    def show_evidence(self, index: int) -> None:
+        """Peer ``index`` shows every other peer, directly, its proof that the host forked the log."""
+        shown = self.peers[index].session.evidence_message()
+        if shown is None or index in self.shown:
+            return
+        self.shown.add(index)
+        for other, peer in enumerate(self.peers):
+            if other != index:
+                peer.session.on_direct(shown)
+
+    def ask_directly(self, index: int) -> None:
+        """Peer ``index`` asks a late seat for what it owes, straight to it (no host between them),
+        when its table must before it answers a timeout."""
+        question = self.peers[index].session.question()
+        if question is None:
+            return
+        seq, late, data = question
+        target = next(p for p in self.peers if p.table.me == late)
+        for reply in self.peers[index].session.answered(seq, target.session.on_direct(data)):
+            self.send(index, reply)
 
     def run(self, max_rounds: int = 100_000, *, rotate: bool = False) -> None:
         """Play until every peer's table is over (bots choose). ``rotate``: the peers that owe a move are
@@ -112,10 +148,13 @@ def open_table(
     registry: Registry = REGISTRY,
     on_leave: OnLeave = OnLeave.END,
     turn_time: float | None = None,
+    direct: bool = False,
 ) -> Net:
     """A host (headless) and ``seats`` seated peers plus ``watchers`` spectators, not yet started;
     their games come from ``registry``; ``on_leave``: what the table does when a seat leaves;
-    ``turn_time``: as ``atoll host --turn-time`` opens it."""
+    ``turn_time`` is signed in the ``open`` entry (as ``atoll host --turn-time`` opens it);
+    ``direct``: the seats reach each other directly (:meth:`Net.ask_directly`). Every table reads the
+    net's clock (:meth:`Net.tick` moves it)."""
     host_key = SigningKey(os.urandom(32))
     info = registry.game(game).info
     host = Sequencer.open(
@@ -130,18 +169,20 @@ def open_table(
         on_leave=on_leave,
         turn_time=turn_time,
     )
-    host.turn_time = turn_time
     # the flood limit counts messages per second of wall time, and this harness delivers as fast as
     # the CPU goes: on a quick machine a long game's burst passed it and a refused message stalled
     # the table. Here its clock moves a second a message, so it never limits (the wire tests check it).
     host.limit = RateLimit(clock=itertools.count().__next__)
     peers = []
+    net = Net(host, peers)
+    host.table.clock = net.clock
     for i in range(seats + watchers):
         key = SigningKey(os.urandom(32))
-        table = Table(host.table.id, host_key.verify_key.encode(), key, registry.game)
+        table = Table(host.table.id, host_key.verify_key.encode(), key, registry.game, clock=net.clock)
+        table.direct = direct
         role = "sit" if i < seats else "watch"
         peers.append(Peer(key, PeerSession(table, role, f"p{i}", registry.installed_pin), f"c{i}".encode()))
-    return Net(host, peers)
+    return net
 
 
 def observe_seat(peer: Peer) -> Any:

@@ -53,12 +53,11 @@ def test_a_seat_whose_signed_opening_does_not_check_is_named_by_every_peer_and_b
 
 
 def test_a_game_aborted_at_a_timeout_nobody_can_be_named_for_audits_as_exit_three(tmp_path: Path) -> None:
-    net = open_table("kariba", 2)
-    net.host.turn_time = 10.0
+    net = open_table("kariba", 2, turn_time=10.0)
     for i, peer in enumerate(net.peers):
         net.send(i, peer.session.hello())
-    net.deliver(net.host.tick(0.0))
-    net.deliver(net.host.tick(10.0))
+    net.tick(0.0)
+    net.tick(11.0)  # the turn time and the host's margin
     assert net.host.table.ended is not None and net.host.table.ended.startswith("aborted")
     done = audit(written(net, tmp_path / "log.jsonl"), "--json")
     assert done.returncode == 3, done.stdout + done.stderr

@@ -57,8 +57,10 @@ def audited(net: Net, folder: Path) -> LogAudit:
     return audit_log(written(net.host.table, folder / "log.jsonl"), REGISTRY.game, fingerprint)
 
 
-def handing_table(game: str, seats: int = 3, on_leave: OnLeave = OnLeave.HAND) -> tuple[Net, Peer]:
-    net = open_table(game, seats, SHORT.get(game), watchers=1, on_leave=on_leave)
+def handing_table(
+    game: str, seats: int = 3, on_leave: OnLeave = OnLeave.HAND, turn_time: float | None = None
+) -> tuple[Net, Peer]:
+    net = open_table(game, seats, SHORT.get(game), watchers=1, on_leave=on_leave, turn_time=turn_time)
     stand_in = net.peers[-1]
     stand_in.session.stand_in = True
     return net, stand_in
@@ -280,20 +282,20 @@ def test_a_box_that_does_not_hold_a_seats_secrets_is_refused_as_such(plain: byte
 
 
 def vanish_and_time_out(net: Net, gone: int) -> None:
-    """Seat ``gone`` hears nothing more (its machine vanished); once the table waits on it, the host's
-    turn time passes and the others witness it."""
+    """Seat ``gone`` hears nothing more (its machine vanished); once the table waits on it, the signed
+    turn time passes on every clock and the others witness it."""
     net.relay = lambda index, data: None if index == gone else data
     with contextlib.suppress(AssertionError):
         _play(net, 100_000)  # until stuck: the table waits on the vanished seat
     assert net.host.table.waits_on() == (gone,)
-    net.host.turn_time = 5.0
-    net.deliver(net.host.tick(100.0))  # the host's clock: the turn time has passed
+    assert net.host.turn_time is not None
+    net.tick(100.0)  # every clock: the turn time has passed
 
 
 def test_a_seat_that_vanishes_in_survival_goes_without_its_secrets_to_a_stand_in_and_the_game_finishes(
     tmp_path: Path,
 ) -> None:
-    net, stand_in = handing_table("survival")
+    net, stand_in = handing_table("survival", turn_time=5.0)
     play_until(net, 5)
     vanish_and_time_out(net, 1)
     assert stand_in.table.my_seat == 1 and stand_in.table.ending is None
@@ -307,7 +309,7 @@ def test_a_seat_that_vanishes_in_survival_goes_without_its_secrets_to_a_stand_in
 
 
 def test_a_seat_that_vanishes_holding_cards_is_forfeited_and_what_it_held_stays_shut() -> None:
-    net, stand_in = handing_table("kariba")
+    net, stand_in = handing_table("kariba", turn_time=5.0)
     play_until(net, 5)
     vanish_and_time_out(net, 1)
     assert stand_in.table.my_seat is None
@@ -322,7 +324,7 @@ def test_a_game_that_would_go_on_is_still_ended_where_the_vanished_seat_holds_a_
     from atoll.plugins.kariba.game import Kariba
 
     monkeypatch.setattr(Kariba, "goes_on_without", lambda self, state, seat: True)
-    net, stand_in = handing_table("kariba")
+    net, stand_in = handing_table("kariba", turn_time=5.0)
     play_until(net, 5)
     vanish_and_time_out(net, 1)
     assert stand_in.table.my_seat is None  # the fair record refuses to drop a seat holding a pile's key

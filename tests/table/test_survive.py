@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from atoll.table.frames import frame, read_frame
+from atoll.table.host import TIMEOUT_MARGIN_S as MARGIN
 from atoll.table.log import stored_entries
 from atoll.table.reasons import EndReason
 from atoll.table.table import Table
@@ -43,14 +44,13 @@ def play_until_a_seat_owes_a_move(net: Net, moves: int = 3) -> int:
 
 
 def tick(net: Net, now: float) -> None:
-    net.deliver(net.host.tick(now))
+    net.tick(now)
 
 
 def waiting_on_a_late_seat() -> tuple[Net, int]:
     """A Kariba table of three with a turn time of 30 s, the clock at 0 and a seat owing its move
     (nobody moves it); returns the table and that seat."""
-    net = open_table("kariba", 3)
-    net.host.turn_time = 30.0
+    net = open_table("kariba", 3, turn_time=30.0)
     start(net)
     late = play_until_a_seat_owes_a_move(net)
     tick(net, 0.0)
@@ -59,9 +59,9 @@ def waiting_on_a_late_seat() -> tuple[Net, int]:
 
 def test_a_seat_that_lets_the_turn_time_pass_forfeits_when_two_other_seats_witness_it() -> None:
     net, late = waiting_on_a_late_seat()
-    tick(net, 29.0)
-    assert all(peer.table.timeout is None for peer in net.peers)  # not yet
     tick(net, 30.0)
+    assert all(peer.table.timeout is None for peer in net.peers)  # not yet: every clock must see 30 s
+    tick(net, 30.0 + MARGIN)
     for peer in net.peers:
         assert peer.table.ended is not None and peer.table.ended.startswith(f"seat {late} forfeits")
         assert all(event.blame is None for event in peer.table.events)  # late is not a cheat
@@ -72,48 +72,44 @@ def test_a_seat_that_lets_the_turn_time_pass_forfeits_when_two_other_seats_witne
 
 
 def test_after_a_forfeit_the_host_waits_for_the_goodbyes_of_the_others_but_not_of_the_seat_named() -> None:
-    net = open_table("kariba", 3)
-    net.host.turn_time = 30.0
+    net = open_table("kariba", 3, turn_time=30.0)
     start(net)
     late = play_until_a_seat_owes_a_move(net)
     tick(net, 0.0)
-    tick(net, 30.0)
+    tick(net, 30.0 + MARGIN)
     lobby = net.host.table.lobby
     assert lobby is not None and net.host.table.ended is not None
     assert net.host.owed_goodbyes() == set(lobby.seated) - {lobby.seated[late]}
 
 
 def test_at_a_table_of_two_a_timeout_aborts_the_game_blaming_nobody() -> None:
-    net = open_table("kariba", 2)
-    net.host.turn_time = 10.0
+    net = open_table("kariba", 2, turn_time=10.0)
     start(net)
     play_until_a_seat_owes_a_move(net)
     tick(net, 0.0)
-    tick(net, 10.0)
+    tick(net, 10.0 + MARGIN)
     for peer in net.peers:
         assert peer.table.ended is not None and peer.table.ended.startswith("aborted, not attributable")
         assert all(event.blame is None for event in peer.table.events)
 
 
 def test_a_timeout_whose_witnesses_do_not_all_come_is_aborted_after_another_turn_time() -> None:
-    net = open_table("kariba", 3)
-    net.host.turn_time = 10.0
+    net = open_table("kariba", 3, turn_time=10.0)
     start(net)
     late = play_until_a_seat_owes_a_move(net)
     silent = next(i for i in range(3) if i != late)
     net.relay = lambda index, data: None if index == silent else data  # it hears nothing more
     tick(net, 0.0)
-    tick(net, 10.0)
+    tick(net, 10.0 + MARGIN)
     assert net.host.table.timeout is not None and net.host.table.ended is None
-    tick(net, 20.0)
+    tick(net, 20.0 + 2 * MARGIN)
     ended = net.host.table.ended
     assert ended is not None and ended.startswith("aborted, not attributable")
     assert all(event.blame is None for event in net.host.table.events)
 
 
 def test_while_a_timeout_is_settled_the_late_seat_can_no_longer_move() -> None:
-    net = open_table("kariba", 3)
-    net.host.turn_time = 5.0
+    net = open_table("kariba", 3, turn_time=5.0)
     start(net)
     late = play_until_a_seat_owes_a_move(net)
     observation = net.peers[late].session.owes_move()
@@ -123,7 +119,7 @@ def test_while_a_timeout_is_settled_the_late_seat_can_no_longer_move() -> None:
     move = net.peers[late].table.move(engine.match.legal_actions(late)[0])
     net.relay = lambda index, data: None  # nobody answers: the timeout stays open
     tick(net, 0.0)
-    tick(net, 5.0)
+    tick(net, 5.0 + MARGIN)
     assert net.host.table.timeout is not None
     before = len(net.host.table.log.entries)
     net.send(late, move)

@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 from nacl.signing import SigningKey
 
+from atoll.app.follow import standby_address
 from atoll.app.peer_loop import bot_chooser, run_peer
 from atoll.app.serve import run_host
 from atoll.engine.observation import Observation
@@ -101,13 +102,23 @@ class _Lines(logging.Handler):
 
 @asynccontextmanager
 async def loopback_table(
-    game: str, seats: int, variant: str | None = None, *, watchers: int = 0, registry: Registry = REGISTRY
+    game: str,
+    seats: int,
+    variant: str | None = None,
+    *,
+    watchers: int = 0,
+    registry: Registry = REGISTRY,
+    turn_time: float | None = None,
+    sequencer: type[Sequencer] = Sequencer,
+    standby: bool = False,
 ) -> AsyncIterator[WireTable]:
     """A headless host bound to 127.0.0.1 and ``seats`` seated peers (plus ``watchers``) connected;
-    their games come from ``registry``."""
+    their games come from ``registry``; ``turn_time`` is signed in the ``open`` entry; ``sequencer``
+    is the host's class (a test's modified host is a subclass); with ``standby`` each seat names a
+    standby address on loopback, where it listens for the other seats while it plays."""
     host_key = SigningKey(os.urandom(32))
     info = registry.game(game).info
-    host = Sequencer.open(
+    host = sequencer.open(
         f"{game}-wire-{os.urandom(6).hex()}",
         host_key,
         registry.game,
@@ -116,6 +127,7 @@ async def loopback_table(
         seats=seats,
         name="wire test",
         pin=registry.pin(game),
+        turn_time=turn_time,
     )
     lines: list[str] = []
     handler = _Lines(lines)
@@ -130,6 +142,8 @@ async def loopback_table(
             copy = Table(host.table.id, host_key.verify_key.encode(), key, registry.game)
             role = "sit" if index < seats else "watch"
             session = PeerSession(copy, role, f"p{index}", registry.installed_pin)
+            if standby and role == "sit":
+                session.standby = standby_address("127.0.0.1", port)
             link = PeerSocket(key, curve_keys(host_key)[0])
             peers.append(WirePeer(index, key, copy, session, link))
             link.connect("127.0.0.1", port)

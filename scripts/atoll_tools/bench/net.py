@@ -54,6 +54,7 @@ from typing import Any
 
 from nacl.signing import SigningKey
 
+from atoll.app.follow import standby_address
 from atoll.app.peer_loop import bot_chooser, run_peer
 from atoll.app.serve import run_host
 from atoll.app.store import SealedFile
@@ -386,9 +387,11 @@ async def _play_peer(
     timings: Timings,
     home: Path | None = None,
     cpu: bool = False,
+    standby: bool = False,
 ) -> None:
     """One random-bot peer of a benchmark table, timed into ``timings`` (its log under ``home``, if
-    given; with ``cpu``, the CPU time of each entry)."""
+    given; with ``cpu``, the CPU time of each entry; with ``standby``, it names a standby address and
+    listens there for the other seats while it plays, as a seat at a real table does)."""
     key = SigningKey.generate()
     table = Table(table_id, host_key, key, registry.game, **_files(home, table_id, f"peer-{index}"))
     watch(table, timings, cpu=cpu)
@@ -404,7 +407,9 @@ async def _play_peer(
         return await made[0](observation)
 
     try:
-        await run_peer(PeerSession(table, "sit", f"p{index}", registry.installed_pin), link, choose)
+        session = PeerSession(table, "sit", f"p{index}", registry.installed_pin)
+        session.standby = standby_address("127.0.0.1", port) if standby else None
+        await run_peer(session, link, choose)
         # read once at the end: with the transport's threads busy, each reading of the process's CPU
         # clock can cost a millisecond here, so it is never read per entry
         timings.cpu["last"] = time.process_time()
@@ -421,6 +426,7 @@ async def table_timings(
     variant: str | None = None,
     home: Path | None = None,
     cpu: bool = False,
+    standby: bool = False,
 ) -> dict[str, Any]:
     """Play one game of ``game`` with ``peers`` random bot peers in this process and event loop."""
     host, host_key = _open_host(registry, game, peers, variant, home)
@@ -436,7 +442,7 @@ async def table_timings(
             serving = asyncio.create_task(run_host(host, socket, grace=1.0))
             await asyncio.gather(
                 *(
-                    _play_peer(registry, game, host.table.id, public, port, i, timings[i], home, cpu)
+                    _play_peer(registry, game, host.table.id, public, port, i, timings[i], home, cpu, standby)
                     for i in range(peers)
                 )
             )
@@ -454,6 +460,7 @@ async def process_timings(
     variant: str | None = None,
     home: Path | None = None,
     cpu: bool = False,
+    standby: bool = False,
 ) -> dict[str, Any]:
     """Play one game of ``game`` with each of ``peers`` random bot peers in a process of its own (as at
     a LAN party, on this machine's cores), the host in this one; the peers' timings merged."""
@@ -473,6 +480,7 @@ async def process_timings(
                 "index": index,
                 "home": None if home is None else str(home),
                 "cpu": cpu,
+                "standby": standby,
             }
             processes.append(
                 await asyncio.create_subprocess_exec(
@@ -516,6 +524,7 @@ def peer_main(config: dict[str, Any]) -> int:
                 timings,
                 None if config.get("home") is None else Path(config["home"]),
                 bool(config.get("cpu")),
+                bool(config.get("standby")),
             )
         )
     print(json.dumps(timings.to_json()))
@@ -612,6 +621,12 @@ def main(argv: list[str] | None = None) -> int:
         help="every peer and the host write their logs (each entry fsynced before it is acted on), "
         "as at a real table, in a temporary directory",
     )
+    parser.add_argument(
+        "--standby",
+        action="store_true",
+        help="every peer names a standby address and listens there for the other seats while it plays "
+        "(the direct links of decision 0020, idle while nobody is accused)",
+    )
     parser.add_argument("--peer", help=argparse.SUPPRESS)  # internal: run as one peer process
     parser.add_argument("--relay-peer", help=argparse.SUPPRESS)  # internal: one relay-floor peer
     args = parser.parse_args(argv)
@@ -632,7 +647,9 @@ def _measure(args: argparse.Namespace, home: Path | None) -> int:
     for peers in (int(p) for p in args.peers.split(",")):
         load = os.getloadavg()[0]  # other work on this machine's cores skews every figure
         floor = asyncio.run(floor_timings(peers, args.rounds))
-        play = asyncio.run(game_timings(registry, "kiribati", peers, "professional", home, args.cpu))
+        play = asyncio.run(
+            game_timings(registry, "kiribati", peers, "professional", home, args.cpu, args.standby)
+        )
         row: dict[str, Any] = {
             "relay_floor_p50_ms": statistics.median(floor),
             "relay_floor_p99_ms": _percentile(floor, 0.99),
@@ -648,6 +665,7 @@ def _measure(args: argparse.Namespace, home: Path | None) -> int:
             "moves_measured": len(play["moves"]),
             "rolls_measured": len(play["rolls"]),
             "peers_in": "one process" if args.inline else "a process each",
+            "standby": "each peer listens at a standby address" if args.standby else "none",
             "logs": "fsynced per entry" if home is not None else "none (memory only)",
             "cores": cores,
             "load_average_1min": load,

@@ -1,0 +1,93 @@
+"""Seats reaching each other directly, at their standby addresses, only when one is accused.
+
+Each seat names a standby address when it sits (``sit`` body). While it plays, it listens there with a
+:class:`SideDoor`: a CURVE ROUTER that admits only the identities seated at the table (pinned from the
+log) and answers one question, ``ask``: what this seat sent that its log does not hold. A seat asked to
+witness a timeout puts that question to the late seat (:func:`ask_directly`) before it answers, so a
+host that withheld a seat's message cannot get that seat named (the seat that asked brings the message
+in its refusal). Nobody connects to anybody while nobody is accused: an idle side door costs a bound
+socket and nothing on the wire (docs/decisions/0020-the-host-cannot-frame-a-seat.md).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from nacl.signing import SigningKey
+
+from atoll.errors import AtollError
+from atoll.net.curve import curve_of
+from atoll.net.transport import HostSocket, PeerSocket, curve_keys, curve_public
+from atoll.table.peer import PeerSession
+
+log = logging.getLogger("atoll.app.direct")
+
+#: Seconds a seat waits for the late seat's answer before it witnesses the timeout.
+ASK_WAIT_S = 3.0
+
+
+class SideDoor:
+    """This seat's listening socket at its standby address, answering seats' ``ask`` from its session."""
+
+    def __init__(self, key: SigningKey, session: PeerSession) -> None:
+        self.session = session
+        self.socket = HostSocket(curve_keys(key), self.admit)
+        self._serving: asyncio.Task[None] | None = None
+
+    def admit(self, curve_key: bytes) -> bool:
+        """Only the seats of this table (their identities pinned from the log) may connect."""
+        lobby = self.session.table.lobby
+        return lobby is not None and any(curve_of(bytes.fromhex(a)) == curve_key for a in lobby.seated)
+
+    def open(self, address: str) -> bool:
+        """Listen at ``address`` (``HOST:PORT``) and answer from now on; ``False`` (and a line in the
+        log) when the address cannot be bound: the seat plays on, asked by nobody."""
+        host, port = _endpoint(address)
+        try:
+            self.socket.bind(host, port)
+        except (OSError, AtollError) as exc:
+            log.warning("cannot listen at the standby address %s (%s): no seat can ask this one directly",
+                        address, exc)
+            return False
+        self._serving = asyncio.ensure_future(self._serve())
+        return True
+
+    async def _serve(self) -> None:
+        while True:
+            connection, _, data = await self.socket.recv()
+            reply = self.session.on_direct(data)
+            if reply is not None:
+                self.socket.send(connection, reply)
+
+    def close(self) -> None:
+        """Stop answering and let the address go (a seat taking the table over binds it next)."""
+        if self._serving is not None:
+            self._serving.cancel()
+        self.socket.close()
+
+
+async def ask_directly(key: SigningKey, address: str, identity: str, question: bytes,
+                       wait: float = ASK_WAIT_S) -> bytes | None:
+    """Put ``question`` (a signed ``ask``) to the seat ``identity`` (hex) at its standby ``address``,
+    over CURVE pinned to that identity; its answer, or ``None`` when it does not answer in ``wait``."""
+    host, port = _endpoint(address)
+    link = PeerSocket(key, curve_public(bytes.fromhex(identity)))
+
+    async def put() -> bytes:
+        link.connect(host, port)
+        await link.send(question)
+        return await link.recv()
+
+    try:
+        return await asyncio.wait_for(put(), wait)
+    except (TimeoutError, OSError):
+        return None
+    finally:
+        link.close()
+
+
+def _endpoint(address: str) -> tuple[str, int]:
+    """A standby ``HOST:PORT`` (checked when its seat sat down) as a pair."""
+    host, _, port = address.rpartition(":")
+    return host.strip("[]"), int(port)

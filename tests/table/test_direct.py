@@ -1,0 +1,104 @@
+"""Seats reach each other directly (docs/decisions/0020-the-host-cannot-frame-a-seat.md), without sockets.
+
+A seat asked to witness a timeout asks the late seat first; a late seat whose message the host did not
+sequence gives it, and the seat that asked refuses the timeout bringing it: the table takes it in from
+the refusal, and the late seat is never named.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from atoll.net.encoding import fingerprint
+from atoll.net.envelope import decode
+from atoll.table.audit import audit_log
+from atoll.table.host import TIMEOUT_MARGIN_S as MARGIN
+from atoll.table.reasons import EndReason
+from atoll.wire import Frame, Kind
+from tests.table.harness import REGISTRY, Net, open_table
+from tests.table.test_survive import play_until_a_seat_owes_a_move, start
+
+VICTIM = 1
+
+
+def drop_at_host(net: Net, wanted: Callable[[dict[str, object]], bool]) -> list[bytes]:
+    """Make the host drop the first message of seat 1 that ``wanted`` picks; returns what it dropped."""
+    dropped: list[bytes] = []
+    receive = net.host.receive
+    victim = net.peers[VICTIM].table.me
+
+    def dropping(connection: bytes, curve: bytes, data: bytes) -> list[tuple[bytes, bytes]]:
+        message = decode(data)
+        if not dropped and message.get("author") == victim and wanted(message):
+            dropped.append(data)
+            return []
+        return receive(connection, curve, data)
+
+    net.host.receive = dropping  # type: ignore[method-assign]
+    return dropped
+
+
+def a_die_opening(message: dict[str, object]) -> bool:
+    body = message.get("body")
+    inner = body.get("msg") if isinstance(body, dict) else None
+    return message.get("kind") == Kind.FAIR and isinstance(inner, dict) and inner.get("kind") == "chain/open"
+
+
+def play_through_stalls(net: Net) -> None:
+    """Play; each time the table stalls, let the turn time pass on every clock."""
+    for _ in range(5):
+        try:
+            net.run()
+            return
+        except AssertionError as exc:
+            if "stuck" not in str(exc):
+                raise
+            net.tick(net.now)
+            net.tick(net.now + 30.0 + MARGIN)
+    raise AssertionError("the table kept stalling")
+
+
+def test_a_die_opening_the_host_drops_is_brought_by_the_seats_asked_to_witness(tmp_path: Path) -> None:
+    net = open_table("animals_on_board", 3, turn_time=30.0, direct=True)
+    dropped = drop_at_host(net, a_die_opening)
+    play_through_stalls(net)
+    assert dropped
+    entries = net.host.table.log.entries
+    timeouts = [e for e in entries if e.message.kind == Kind.TIMEOUT]
+    refusals = [e.message for e in entries if e.message.kind == Kind.REFUSE]
+    assert timeouts and timeouts[0].message.body["seat"] == VICTIM
+    assert refusals and refusals[0].body["owed"][0]["sig"] == decode(dropped[0])["sig"]
+    assert not [e for e in entries if e.message.kind == Kind.WITNESS]
+    for peer in net.peers:  # the game went on to its end: a drop cost the dropped seat nothing
+        assert peer.table.ending is None and peer.table.results() is not None
+    path = tmp_path / "log.jsonl"
+    path.write_text("".join(e.to_bytes().decode() + "\n" for e in entries))
+    assert audit_log(path, REGISTRY.game, fingerprint).clean
+
+
+def test_a_seat_that_sent_nothing_is_asked_first_then_witnessed_and_forfeits() -> None:
+    net = open_table("kariba", 3, turn_time=30.0, direct=True)
+    start(net)
+    late = play_until_a_seat_owes_a_move(net)
+    net.tick(0.0)
+    net.tick(30.0 + MARGIN)
+    assert all(p.session.asked >= 0 for i, p in enumerate(net.peers) if i != late)  # each asked first
+    for peer in net.peers:
+        assert peer.table.ending is not None and peer.table.ending.reason is EndReason.FORFEIT
+        assert peer.table.ending.seat == late
+
+
+def test_a_seat_answers_an_ask_of_a_seat_at_its_table_with_what_the_log_does_not_hold() -> None:
+    net = open_table("kariba", 3, turn_time=30.0, direct=True)
+    start(net)
+    late = play_until_a_seat_owes_a_move(net)
+    victim, asker = net.peers[late], net.peers[(late + 1) % 3]
+    engine = victim.table.engine
+    assert engine is not None
+    unsent = victim.session.sending(victim.table.move(engine.match.legal_actions(late)[0]))
+    reply = victim.session.on_direct(asker.table.compose(Kind.ASK, {"timeout": 5}))
+    assert reply is not None and decode(reply)["t"] == Frame.OWED
+    assert decode(reply)["msgs"] == [decode(unsent)]
+    stranger = open_table("kariba", 3).peers[0].table.compose(Kind.ASK, {"timeout": 5})
+    assert victim.session.on_direct(stranger) is None  # not a seat of this table: no answer at all

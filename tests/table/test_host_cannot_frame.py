@@ -1,0 +1,285 @@
+"""A modified host cannot get an honest seat named (docs/decisions/0020-the-host-cannot-frame-a-seat.md).
+
+Real tables on loopback (a host ROUTER, peer DEALERs over CURVE, one spectator), the host a subclass
+of the project's :class:`~atoll.table.host.Sequencer`: the one seam a modified host process would
+change. The seats and the spectator are honest, unmodified peers. Whatever the host does, no honest
+process names a seat, and neither does the audit of any copy of the log.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from contextlib import AbstractAsyncContextManager
+from pathlib import Path
+
+import pytest
+
+from atoll.net.encoding import fingerprint
+from atoll.net.envelope import Envelope, Unauthenticated, open_envelope, own_envelope
+from atoll.table.audit import LogAudit, audit_log, replayed
+from atoll.table.compare import find_fork
+from atoll.table.frames import entry_frame
+from atoll.table.host import Outgoing, Sequencer
+from atoll.table.log import sequence
+from atoll.table.reasons import EndReason
+from atoll.table.table import Table
+from atoll.wire import Kind
+from tests.table.harness import REGISTRY
+from tests.table.wire import WireTable, loopback_table, play
+
+VICTIM = 1
+
+
+class InstantTimeout(Sequencer):
+    """A host that states a timeout of seat 1 the moment the game waits on it, once the game's set-up
+    is under way, whatever its clock and the table's turn time say."""
+
+    stated = False
+
+    def _sequence(self, message: Envelope) -> list[Outgoing]:
+        out = super()._sequence(message)
+        table = self.table
+        lobby = table.lobby
+        if (
+            not self.stated
+            and lobby is not None
+            and table.engine is not None
+            and len(table.log.entries) >= 2 * lobby.seats + 2
+            and VICTIM in table.waits_on()
+            and table.timeout is None
+            and not table.over()
+        ):
+            self.stated = True
+            out += self._sequence_own(Kind.TIMEOUT, {"seat": VICTIM})
+        return out
+
+
+def copies(wire: WireTable) -> list[Table]:
+    """Every honest copy of the log: the host's own, each seat's and the spectator's."""
+    return [wire.host.table, *(peer.table for peer in wire.peers)]
+
+
+def audited_copies(wire: WireTable, folder: Path) -> list[LogAudit]:
+    """Each copy written to a file and audited as ``atoll audit`` does."""
+    reports = []
+    for index, table in enumerate(copies(wire)):
+        path = folder / f"copy-{index}.jsonl"
+        path.write_text("".join(e.to_bytes().decode() + "\n" for e in table.log.entries))
+        reports.append(audit_log(path, REGISTRY.game, fingerprint))
+    return reports
+
+
+def no_seat_named(wire: WireTable, folder: Path) -> None:
+    """No honest process names a seat (no cheat, no forfeit), and no audit of any copy does."""
+    for table in copies(wire):
+        assert all(event.blame is None for event in table.events), table.ended
+        ending = table.ending
+        assert ending is None or ending.reason not in (EndReason.CHEAT, EndReason.FORFEIT), ending.text
+    for report in audited_copies(wire, folder):
+        assert report.blame is None and report.reason not in (EndReason.CHEAT, EndReason.FORFEIT)
+
+
+@pytest.mark.parametrize("seats", [3, 4, 5])
+@pytest.mark.parametrize("turn_time", [None, 30.0], ids=["no-turn-time", "turn-time-30s"])
+def test_a_host_that_states_an_instant_timeout_is_named_and_no_seat_is(
+    seats: int, turn_time: float | None, tmp_path: Path
+) -> None:
+    async def run() -> None:
+        async with loopback_table(
+            "kiribati", seats, "family", watchers=1, turn_time=turn_time, sequencer=InstantTimeout
+        ) as wire:
+            await asyncio.wait_for(play(wire, until=lambda: all(t.over() for t in copies(wire))), 60)
+            assert isinstance(wire.host, InstantTimeout) and wire.host.stated
+            for table in copies(wire):
+                assert table.ending is not None and table.ending.reason is EndReason.HOST_TIMED, table.ended
+            no_seat_named(wire, tmp_path)
+            for report in audited_copies(wire, tmp_path):
+                assert report.reason is EndReason.HOST_TIMED
+                assert report.cheat is not None and report.cheat.startswith("the host stated a timeout")
+
+    asyncio.run(run())
+
+
+class Dropping(Sequencer):
+    """A host that never sequences the messages of seat 1 that :meth:`drops` picks (it answers seat 1's
+    heartbeats as ever, so seat 1 does not look gone); its clock and turn time are honest."""
+
+    dropped = 0
+
+    def drops(self, message: Envelope) -> bool:
+        return False
+
+    def receive(self, connection: bytes, curve_key: bytes, data: bytes) -> list[Outgoing]:
+        lobby = self.table.lobby
+        try:
+            message = open_envelope(data)
+        except Unauthenticated:
+            return super().receive(connection, curve_key, data)
+        victim = lobby.seated[VICTIM] if lobby is not None and len(lobby.seated) > VICTIM else None
+        if message.author == victim and message.kind in (Kind.MOVE, Kind.FAIR) and self.drops(message):
+            self.dropped += 1
+            return []
+        return super().receive(connection, curve_key, data)
+
+
+class DropsOneDieOpening(Dropping):
+    """Drops seat 1's first opening of a draw (the one it would veto once it has seen the others)."""
+
+    def drops(self, message: Envelope) -> bool:
+        inner = message.body.get("msg")
+        return self.dropped == 0 and isinstance(inner, dict) and inner.get("kind") == "chain/open"
+
+
+class SwallowsOneSeat(Dropping):
+    """Drops every move and protocol message of seat 1 once the game has begun."""
+
+    def drops(self, message: Envelope) -> bool:
+        return self.table.engine is not None and len(self.table.log.entries) >= 3 * (VICTIM + 4)
+
+
+def brought(table: Table) -> int:
+    """How many of seat 1's messages this copy took in from refusals (the host had not sequenced them)."""
+    refusals = [e.message for e in table.log.entries if e.message.kind == Kind.REFUSE]
+    return sum(len(m.body.get("owed", [])) for m in refusals)
+
+
+#: The turn time of the tables whose host withholds: short, so the test is quick; honest random bots
+#: answer well within it (the host states a timeout a second after it).
+WITHHOLDING_TURN_TIME = 2.0
+
+
+@pytest.mark.parametrize(
+    ("seats", "game", "variant"),
+    [(3, "survival", "standard"), (4, "survival", "standard"), (5, "kiribati", "family")],
+)
+@pytest.mark.parametrize("host", [DropsOneDieOpening, SwallowsOneSeat], ids=["drops-a-die-opening",
+                                                                            "swallows-one-seat"])
+def test_a_host_that_withholds_a_seats_messages_gets_it_named_by_nobody_and_the_game_goes_on(
+    seats: int, game: str, variant: str, host: type[Dropping], tmp_path: Path
+) -> None:
+    async def run() -> None:
+        async with loopback_table(game, seats, variant, watchers=1, turn_time=WITHHOLDING_TURN_TIME,
+                                  sequencer=host, standby=True) as wire:
+            wanted = 1 if host is DropsOneDieOpening else 2
+
+            def enough() -> bool:
+                tables = copies(wire)
+                return all(t.over() for t in tables) or all(brought(t) >= wanted for t in tables)
+
+            await asyncio.wait_for(play(wire, until=enough), 90)
+            assert isinstance(wire.host, Dropping) and wire.host.dropped >= 1
+            for table in copies(wire):
+                assert brought(table) >= wanted, table.ended  # the seats asked seat 1 and brought its part
+                assert table.ending is None or table.ending.reason is not EndReason.ABORTED, table.ended
+            no_seat_named(wire, tmp_path)
+
+    asyncio.run(run())
+
+
+class ForksOneSeat(Sequencer):
+    """A host that, once the game is under way, signs for seat 1 another entry than the one it gives
+    everyone else at one position (a message of its own), then goes on with the others' history."""
+
+    forked_at: int | None = None
+
+    def _sequence(self, message: Envelope) -> list[Outgoing]:
+        table, lobby, emit = self.table, self.table.lobby, self.emit
+        if self.forked_at is None and lobby is not None and table.engine is not None \
+                and len(table.log.entries) >= 2 * lobby.seats + 4 and emit is not None:
+            seq = self.forked_at = len(table.log.entries)
+            victim = {c for c, who in self.connections.items() if who == lobby.seated[VICTIM]}
+            another = own_envelope(table.compose(Kind.WATCH, {"name": "another history"}))
+            fake = entry_frame(sequence(self.key, table.id, seq, table.log.head, another).to_bytes())
+
+            def forking(frames: list[Outgoing]) -> None:
+                self.emit = emit
+                emit([(c, fake if c in victim else data) for c, data in frames])
+
+            self.emit = forking
+        return super()._sequence(message)
+
+
+#: The tables of 3, 4 and 5 seats the modified hosts run (dice in each; Kiribati alone seats five).
+TABLES = [(3, "survival"), (4, "survival"), (5, "kiribati")]
+
+
+def modified(
+    game: str, seats: int, host: type[Sequencer], turn_time: float | None = None
+) -> AbstractAsyncContextManager[WireTable]:
+    """A loopback table of ``game`` whose host is ``host``, its seats listening at standby addresses,
+    with one spectator."""
+    variant = "family" if game == "kiribati" else "standard"
+    return loopback_table(game, seats, variant, watchers=1, turn_time=turn_time, sequencer=host, standby=True)
+
+
+@pytest.mark.parametrize(("seats", "game"), TABLES)
+def test_a_host_that_shows_one_seat_a_fork_is_named_by_every_seat_and_no_seat_is(
+    seats: int, game: str, tmp_path: Path
+) -> None:
+    async def run() -> None:
+        async with modified(game, seats, ForksOneSeat, WITHHOLDING_TURN_TIME) as wire:
+            seated = [p for p in wire.peers if p.session.role == "sit"]
+
+            def named() -> bool:
+                return all(p.table.over() for p in seated)
+
+            await asyncio.wait_for(play(wire, honest=[p.index for p in seated], until=named), 90)
+            assert isinstance(wire.host, ForksOneSeat) and wire.host.forked_at is not None
+            for peer in seated:
+                ending = peer.table.ending
+                assert ending is not None and ending.reason is EndReason.HOST_EQUIVOCATED, peer.table.ended
+            no_seat_named(wire, tmp_path)
+            # a seat shown the evidence stops taking entries at once: the longest other copy holds the
+            # position (the host's own copy always does)
+            victim = next(p.table for p in seated if p.table.my_seat == VICTIM)  # seats: first come
+            others = [p.table for p in seated if p.table is not victim] + [wire.host.table]
+            other = max(others, key=lambda t: len(t.log.entries))
+            paths = []
+            for name, table in (("victim", victim), ("other", other)):
+                paths.append(tmp_path / f"{name}.jsonl")
+                paths[-1].write_text("".join(e.to_bytes().decode() + "\n" for e in table.log.entries))
+            fork = find_fork([(path, replayed(path, REGISTRY.game)[1]) for path in paths])
+            assert fork is not None and fork.seq == wire.host.forked_at
+            assert fork.host == wire.host.key.verify_key.encode().hex()
+
+    asyncio.run(run())
+
+
+class ReplaysAnOldMessage(Sequencer):
+    """A host that, once the game is under way, signs an old message of seat 1 (already in the log)
+    into the next position and sends it to everyone, before the entry that really goes there."""
+
+    replayed_at: int | None = None
+
+    def _sequence(self, message: Envelope) -> list[Outgoing]:
+        table, lobby, emit = self.table, self.table.lobby, self.emit
+        if self.replayed_at is None and lobby is not None and table.engine is not None \
+                and len(table.log.entries) >= 2 * lobby.seats + 6 and emit is not None:
+            old = next(e.message for e in table.log.entries if e.message.author == lobby.seated[VICTIM])
+            seq = self.replayed_at = len(table.log.entries)
+            replay = entry_frame(sequence(self.key, table.id, seq, table.log.head, old).to_bytes())
+            emit([(connection, replay) for connection in self.recipients()])
+        return super()._sequence(message)
+
+
+@pytest.mark.parametrize(("seats", "game"), TABLES)
+def test_a_host_that_re_sequences_an_old_message_changes_nothing_and_names_nobody(
+    seats: int, game: str, tmp_path: Path
+) -> None:
+    async def run() -> None:
+        async with modified(game, seats, ReplaysAnOldMessage) as wire:
+            def past_it() -> bool:
+                at = getattr(wire.host, "replayed_at", None)
+                return at is not None and all(len(t.log.entries) > at + 10 for t in copies(wire))
+
+            await asyncio.wait_for(play(wire, until=past_it), 60)
+            assert isinstance(wire.host, ReplaysAnOldMessage) and wire.host.replayed_at is not None
+            at = wire.host.replayed_at
+            # every copy refused the replay, took the entry really placed there, and went on alike
+            assert len({t.log.entries[at + 5].head for t in copies(wire)}) == 1
+            for table in copies(wire):  # no message twice
+                held = [(e.message.author, e.message.n) for e in table.log.entries]
+                assert len(set(held)) == len(held)
+            no_seat_named(wire, tmp_path)
+
+    asyncio.run(run())
