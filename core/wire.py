@@ -26,8 +26,10 @@ from typing import Any, NotRequired, TypedDict
 #: Version 4: a fair message is signed only by its seat's envelope (no table key, no inner signature;
 #: docs/decisions/0010-one-signed-record.md); the ``open`` entry pins the game (:class:`PinBody`;
 #: docs/decisions/0017-the-game-pinned.md), and the host's ``welcome`` names the version the host
-#: speaks (it echoed the peer's own before).
-PROTOCOL = "atoll-table/4"
+#: speaks (it echoed the peer's own before). Version 5: a ``sit`` may choose its seat and the ``open``
+#: entry may keep seats for the people of the game before (:class:`SitBody`, :class:`KeptSeat`;
+#: docs/decisions/0023-seats-at-a-table.md): a peer of version 4 would seat people elsewhere.
+PROTOCOL = "atoll-table/5"
 
 
 class Kind(StrEnum):
@@ -39,7 +41,7 @@ class Kind(StrEnum):
     END = "end"
     """The host closes the table with the results (the last entry): :class:`EndBody`."""
     SIT = "sit"
-    """Take the next free seat: :class:`SitBody`."""
+    """Take a seat (the one chosen, else the first free one): :class:`SitBody`."""
     WATCH = "watch"
     """Sit by as a spectator: :class:`WatchBody`."""
     MOVE = "move"
@@ -81,6 +83,15 @@ class PinBody(TypedDict):
     atoll: str
 
 
+class KeptSeat(TypedDict):
+    """A seat kept at a rematch for a person of the game before: their identity (hex), the seat (from
+    0) and their name then."""
+
+    who: str
+    seat: int
+    name: str
+
+
 class OpenBody(TypedDict):
     """``open``: the game, the build of it the table plays, and how the table runs."""
 
@@ -93,6 +104,9 @@ class OpenBody(TypedDict):
     on_leave: NotRequired[str]
     """What the table does when a seat leaves (:class:`OnLeave`); absent: :attr:`OnLeave.END`, as
     every log written before it did."""
+    kept: NotRequired[list[KeptSeat]]
+    """At a rematch: the seats kept for the people of the game before, until they sit again (a seat
+    kept for someone goes to another only when no other seat is free)."""
 
 
 class EndBody(TypedDict):
@@ -102,10 +116,14 @@ class EndBody(TypedDict):
 
 
 class SitBody(TypedDict):
-    """``sit``: the display name and, optionally, where this seat would host the table (``HOST:PORT``)."""
+    """``sit``: the display name and, optionally, where this seat would host the table (``HOST:PORT``),
+    the seat chosen (from 0; without it: the seat kept for this identity, else the first free one),
+    and the kind of bot that plays the seat (a seat without it is a person's)."""
 
     name: str
     standby: NotRequired[str]
+    seat: NotRequired[int]
+    bot: NotRequired[str]
 
 
 class WatchBody(TypedDict):

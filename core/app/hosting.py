@@ -64,7 +64,7 @@ from atoll.table.log import BadEntry, HostEquivocated, UnreadableLine
 from atoll.table.peer import Chooser
 from atoll.table.table import HOST_TIMEOUT_S, Event, Table
 from atoll.web.server import PageServer, WebAddress
-from atoll.wire import Kind, OnLeave
+from atoll.wire import KeptSeat, Kind, OnLeave
 
 
 @dataclass(frozen=True)
@@ -93,6 +93,40 @@ class HostPlan:
     choice existed resumes as opened, the ``open`` entry decides)."""
     stand_in: str | None = None
     """The kind of a bot stand-in this machine starts (a headless host without bots: it plays no seat)."""
+    seat: int | None = None
+    """The host's own seat (from 0), else the first free one (at a rematch: the one it had)."""
+    bot_delay: float | None = None
+    """The least seconds a move of this machine's bots takes; ``None``: paced while people watch."""
+
+
+@dataclass(frozen=True)
+class Seating:
+    """Who sat where at the game before, for a rematch: the people's seats, kept for them, and the
+    seats the bots played, where this host's new bots sit (docs/decisions/0023-seats-at-a-table.md)."""
+
+    kept: tuple[KeptSeat, ...] = ()
+    bot_seats: tuple[int, ...] = ()
+
+    @classmethod
+    def of(cls, table: Table) -> Seating:
+        """The seating at ``table`` (its host's own seat kept, even when a bot played it)."""
+        lobby = table.lobby
+        if lobby is None:
+            return cls()
+        kept: list[KeptSeat] = []
+        bot_seats: list[int] = []
+        for who in lobby.seated:
+            seat = lobby.chairs[who]
+            if who in lobby.bots and who != table.me:
+                bot_seats.append(seat)
+            else:
+                kept.append({"who": who, "seat": seat, "name": lobby.names.get(who, "?")})
+        return cls(tuple(kept), tuple(bot_seats))
+
+    def within(self, seats: int) -> Seating:
+        """This seating at a table of ``seats`` seats (another game may have fewer)."""
+        return Seating(tuple(k for k in self.kept if k["seat"] < seats),
+                       tuple(s for s in self.bot_seats if s < seats))
 
 
 @dataclass(frozen=True)
@@ -116,11 +150,14 @@ async def host_table(
     (:func:`join_table`). ``terminal`` is for tests (a pipe input and a dummy output).
     """
     rebinding = False
+    seating = Seating()
     while True:
-        host, files, held = _open_table(plan, found, profile)
+        seating = seating.within(plan.seats)
+        host, files, held = _open_table(plan, found, profile, seating.kept)
         try:
             served = await _serve(
-                plan, host, files, found, profile, start_bots=True, terminal=terminal, rebinding=rebinding
+                plan, host, files, found, profile, start_bots=True, terminal=terminal, rebinding=rebinding,
+                bot_seats=seating.bot_seats,
             )
         except PortTaken:
             # nobody has seen this table: its folder goes, so `atoll host --resume` never finds it
@@ -131,6 +168,7 @@ async def host_table(
         finally:
             held.release()
         rebinding = True  # the next game listens where this one did, which may take a moment to let go
+        seating = Seating.of(host.table)  # everyone keeps their seat at the next game (decision 0023)
         following = await _next_game(served, plan, found, terminal)
         if following is None:
             return served.status
@@ -168,12 +206,15 @@ async def _next_game(
         bots=choice.bots,
         bot_kind=choice.bot_kind or plan.bot_kind,
         port=served.port,
+        seat=None,  # the host's seat is kept for it, as everyone's is
     )
 
 
-def _open_table(plan: HostPlan, found: Registry, profile: Profile) -> tuple[Sequencer, TableFiles, Held]:
-    """A new table for ``plan``: a new id and master secret, its folder (locked for this process), and
-    the host's own seat."""
+def _open_table(
+    plan: HostPlan, found: Registry, profile: Profile, kept: tuple[KeptSeat, ...] = ()
+) -> tuple[Sequencer, TableFiles, Held]:
+    """A new table for ``plan``: a new id and master secret, its folder (locked for this process), the
+    seats ``kept`` for the people of the game before, and the host's own seat."""
     key = profile.identity.signing_key()
     table_id = f"{plan.game.replace('_', '-')}-{secrets.token_hex(12)}"
     files = table_files(tables_dir(profile.home), table_id)
@@ -181,17 +222,33 @@ def _open_table(plan: HostPlan, found: Registry, profile: Profile) -> tuple[Sequ
     try:
         master = os.urandom(32)
         write_secrets(files, {"master": master.hex(), "table": table_id, "role": "host"})
-        host = _open_sequencer(plan, found, key, files, master)
+        host = _open_sequencer(plan, found, key, files, master, kept)
+        if not plan.headless:
+            host.local(host.table.compose(Kind.SIT, _own_sit(plan, host.table, profile.name)))
     except BaseException:
         held.release()
         raise
-    if not plan.headless:
-        host.local(host.table.compose(Kind.SIT, {"name": profile.name}))
     return host, files, held
 
 
+def _own_sit(plan: HostPlan, table: Table, name: str) -> dict[str, object]:
+    """The host's own ``sit``: its name, the seat asked for (``atoll host`` checked it against the
+    game) and its bot, if one plays it."""
+    body: dict[str, object] = {"name": name}
+    if plan.seat is not None:
+        body["seat"] = plan.seat
+    if plan.own_bot:
+        body["bot"] = plan.own_bot
+    return body
+
+
 def _open_sequencer(
-    plan: HostPlan, found: Registry, key: SigningKey, files: TableFiles, master: bytes
+    plan: HostPlan,
+    found: Registry,
+    key: SigningKey,
+    files: TableFiles,
+    master: bytes,
+    kept: tuple[KeptSeat, ...] = (),
 ) -> Sequencer:
     return Sequencer.open(
         files.folder.name,
@@ -208,6 +265,7 @@ def _open_sequencer(
         late_watchers=plan.late_watchers,
         host_timeout=plan.host_timeout,
         on_leave=OnLeave(plan.on_leave),
+        kept=list(kept),
     )
 
 
@@ -307,11 +365,12 @@ async def _serve(
     start_bots: bool,
     terminal: Terminal | None = None,
     rebinding: bool = False,
+    bot_seats: tuple[int, ...] = (),
 ) -> Served:
     """Listen, announce, start the bots, serve until the game is over, close everything; the exit
     status, how the host's person left the screen, and the port. ``rebinding``: the port was this
     table's (or the previous game's) and may take a moment to be let go of; :class:`PortTaken` when
-    it stays taken, with nothing written."""
+    it stays taken, with nothing written. ``bot_seats``: where the bots sit, in order (a rematch)."""
     key = host.key
     host_fp = fingerprint(key.verify_key.encode())
     table = host.table
@@ -320,7 +379,8 @@ async def _serve(
     choose: Chooser | None = None
     if not plan.headless:
         choose = (
-            seat_bot(found, plan.own_bot, table) if plan.own_bot else person_chooser(current_match(table))
+            seat_bot(found, plan.own_bot, table, plan.bot_delay) if plan.own_bot
+            else person_chooser(current_match(table))
         )
     server_keys = curve_keys(key)
     raise_limit()  # before the sockets: their doors share out what the limit allows
@@ -362,9 +422,13 @@ async def _serve(
             big_screen = "" if page is None else screen_field(WebAddress.parse(str(plan.web)), page.port)
             announcer = await _announce(plan, table, port, server_keys[0].decode(), host_fp, big_screen)
         if plan.stand_in is not None and start_bots:  # first: it watches before the seats are taken
-            bots.append(_start_bot(profile.home, table_id, "stand-in", address, plan.stand_in, stand_in=True))
+            bots.append(_start_bot(profile.home, table_id, "stand-in", address, plan.stand_in, stand_in=True,
+                                   delay=plan.bot_delay))
         for index in range(plan.bots if start_bots else 0):
-            bots.append(_start_bot(profile.home, table_id, index, address, plan.bot_kind))
+            seat = bot_seats[index] if index < len(bot_seats) else None
+            started = _start_bot(profile.home, table_id, index, address, plan.bot_kind, seat=seat,
+                                 delay=plan.bot_delay)
+            bots.append(started)
         person = not plan.headless and not plan.own_bot and not plan.quiet
         if person and (terminal is not None or full_screen()):
             ending = await play_on_screen(
@@ -410,9 +474,8 @@ def _with_seats(
         lobby = table.lobby
         if announcer is not None and lobby is not None and len(lobby.seated) != taken[0]:
             taken[0] = len(lobby.seated)
-            task = asyncio.ensure_future(
-                announcer.update_seats(len(lobby.seated), lobby.seats - len(lobby.seated))
-            )
+            free = lobby.seats - len(lobby.seated)
+            task = asyncio.ensure_future(announcer.update_seats(taken[0], free, tuple(lobby.open_seats())))
             updates.add(task)
             task.add_done_callback(updates.discard)
 
@@ -445,10 +508,19 @@ def _lan_addresses() -> list[str]:
 
 
 def _start_bot(
-    home: Path, table_id: str, index: int | str, address: str, kind: str, *, stand_in: bool = False
+    home: Path,
+    table_id: str,
+    index: int | str,
+    address: str,
+    kind: str,
+    *,
+    stand_in: bool = False,
+    seat: int | None = None,
+    delay: float | None = None,
 ) -> subprocess.Popen[bytes]:
     """Start one bot peer as its own process, with its own identity under the host's data directory;
-    ``stand_in``: it watches, and takes over a seat whose player leaves."""
+    ``stand_in``: it watches, and takes over a seat whose player leaves; else it sits at ``seat`` (else
+    the first free one). Each of its moves takes at least ``delay`` seconds, if given."""
     env = dict(os.environ, ATOLL_HOME=str(home / "bots" / f"{table_id}-{index}"))
     name = "stand-in bot" if stand_in else f"bot {int(index) + 1}"
     command = [
@@ -464,6 +536,10 @@ def _start_bot(
         name,
         "--quiet",
     ]
+    if seat is not None:
+        command += ["--seat", str(seat + 1)]  # the command line counts seats from 1
+    if delay is not None:
+        command += ["--bot-delay", repr(delay)]
     return subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL)
 
 

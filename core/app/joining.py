@@ -8,7 +8,7 @@ import os
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from nacl.signing import SigningKey
 
@@ -88,14 +88,22 @@ class JoinPlan:
     quiet: bool
     announced: bool = False
     """Whether the table was found through DNS-SD: a seat that takes it over announces it again."""
+    seat: int | None = None
+    """The seat asked for (from 0; ``atoll join --seat`` counts from 1), else the one the table gives."""
+    colour: str | None = None
+    """The colour asked for instead (``--colour``): the seat of that colour."""
+    bot_delay: float | None = None
+    """The least seconds a move of ``bot`` takes (``--bot-delay``); ``None``: paced while people watch."""
 
     @classmethod
-    def chosen(cls, found: FoundTable, *, spectate: bool) -> JoinPlan:
+    def chosen(cls, found: FoundTable, *, spectate: bool, seat: int | None = None) -> JoinPlan:
         """The plan for a table chosen in the lobby: its first address, and the key and fingerprint it
-        announced (so no key is asked for, and a host with another fingerprint is refused)."""
+        announced (so no key is asked for, and a host with another fingerprint is refused); ``seat``:
+        the seat chosen there."""
         a = found.announcement
         return cls(
-            found.addresses[0], found.port, a.curve_key, a.fingerprint, None, spectate, False, announced=True
+            found.addresses[0], found.port, a.curve_key, a.fingerprint, None, spectate, False, announced=True,
+            seat=seat,
         )
 
 
@@ -154,6 +162,9 @@ async def join_table(
         if ending != REMATCH or status != 0:
             return status
         after = played
+        # the next game keeps this seat: the host keeps it for this identity (decision 0023), and the
+        # seat or colour asked for the first game may not be free, or not exist, in another game
+        plan = replace(plan, seat=None, colour=None)
         if not plan.quiet:
             print(
                 f"waiting for the host's next game at {plan.host}:{plan.port} "
@@ -258,6 +269,7 @@ async def _join_once(
             status, ending = await play(
                 table, link, role, plan.bot, plan.quiet, found, profile, standby=standby, terminal=terminal,
                 shown=shown,
+                seat=plan.seat, colour=plan.colour, bot_delay=plan.bot_delay,
             )
             return status, ending, welcome.table_id
         finally:
@@ -385,10 +397,15 @@ async def play(
     standby: str | None,
     terminal: Terminal | None = None,
     shown: Shown | None = None,
+    seat: int | None = None,
+    colour: str | None = None,
+    bot_delay: float | None = None,
 ) -> tuple[int, str]:
     """Sit (or watch) at ``table`` through ``link`` until the game is over, following the table if its
     host goes and hosting it here if this seat is next; the exit status, and how the person left the
-    screen (``"finished"`` without one; ``shown``: no screen, the table handed to it instead)."""
+    screen (``"finished"`` without one; ``shown``: no screen, the table handed to it instead).
+    ``seat`` or ``colour``: the seat asked for; ``bot_delay``: the pace of ``bot``
+    (:func:`~atoll.app.tables.seat_bot`)."""
     spectate = role == "watch"
     # a spectator with a bot (or the person here) is a stand-in: it watches, and plays a seat handed
     # over to it
@@ -400,7 +417,7 @@ async def play(
         shown(table, session)
     choose: Chooser | None = None
     if bot:
-        choose = seat_bot(found, bot, table)
+        choose = seat_bot(found, bot, table, bot_delay)
     elif not spectate or person:
         choose = person_chooser(current_match(table))
     ending = FINISHED

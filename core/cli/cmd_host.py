@@ -11,8 +11,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from atoll.cli.common import add_game_arguments, game_name, registry, variant_name
+from atoll.cli.common import add_game_arguments, bot_delay, game_name, registry, seat_number, variant_name
 from atoll.errors import AtollError
+from atoll.pace import BOT_DELAY
 from atoll.registry import Registry
 
 HELP = "open a table on this machine for players on the LAN"
@@ -28,6 +29,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--bot-kind", metavar="KIND", help="the kind of those bots (default: the game's own bot, else random)"
     )
     parser.add_argument("--bot", metavar="KIND", help="a bot of KIND plays the host's own seat")
+    parser.add_argument(
+        "--bot-delay", type=bot_delay, metavar="SECONDS",
+        help=f"the least time each move of this machine's bots takes, so people can follow them "
+             f"(default: {BOT_DELAY} while a person sits at the table, else 0)",
+    )
+    parser.add_argument(
+        "--seat", type=seat_number, metavar="N",
+        help="your seat, numbered from 1 as the seat bar shows it (default: the first; at a rematch, "
+             "the one you had)",
+    )
+    parser.add_argument("--colour", "--color", metavar="NAME", help="your seat by its colour instead")
     parser.add_argument("--name", metavar="TABLE", help="the table's name, as the lobby shows it")
     parser.add_argument("--player", metavar="NAME", help="your name at the table (remembered)")
     parser.add_argument(
@@ -117,6 +129,10 @@ def run(args: argparse.Namespace) -> int:
             return 130
     if args.game is None:
         raise AtollError("which game? `atoll host GAME` (`atoll games` lists them), or `atoll host --resume`")
+    if args.headless and (args.seat is not None or args.colour is not None):
+        raise AtollError("--headless takes no seat: no --seat or --colour")
+    if args.seat is not None and args.colour is not None:
+        raise AtollError("--seat and --colour both choose your seat: give one")
     name = game_name(found, args.game)
     info = found.game(name).info
     variant = variant_name(info.variants, args.variant) or info.default_variant
@@ -165,6 +181,8 @@ def run(args: argparse.Namespace) -> int:
         web=_web(args.web),
         on_leave=args.on_leave,
         stand_in=args.stand_in,
+        seat=_own_seat(found, name, variant, seats, args.seat, args.colour),
+        bot_delay=args.bot_delay,
     )
     try:
         return eventloop.run(host_table(plan, found, profile))
@@ -180,6 +198,24 @@ def _web(text: str | None) -> str | None:
 
         WebAddress.parse(text)
     return text
+def _own_seat(
+    found: Registry, game: str, variant: str, seats: int, seat: int | None, colour: str | None
+) -> int | None:
+    """The host's own seat asked for by number (from 0) or by colour, checked against the game; ``None``
+    when none was asked for."""
+    from atoll.seat_colours import seat_colours
+    from atoll.table.seating import SeatRefused, choose_seat, seat_of_colour
+    from atoll.types import Config
+
+    if seat is None and colour is None:
+        return None
+    colours = seat_colours(found.game(game).seat_names(Config(seats, variant, {})))
+    try:
+        if colour is not None:
+            seat = seat_of_colour(colour, colours=colours, held={})
+        return choose_seat("", seat, seats=seats, held={}, kept=[], names={}, colours=colours)
+    except SeatRefused as exc:
+        raise AtollError(str(exc)) from None
 
 
 def _default_bot(found: Registry, game: str) -> str:

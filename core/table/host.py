@@ -28,7 +28,7 @@ from atoll.table.frames import entry_frame, frame
 from atoll.table.log import BadEntry, HostEquivocated, sequence
 from atoll.table.reasons import EndReason
 from atoll.table.table import SealedKeeper, Table
-from atoll.wire import PROTOCOL, Frame, Kind, OnLeave
+from atoll.wire import PROTOCOL, Frame, KeptSeat, Kind, OnLeave
 
 log = logging.getLogger("atoll.table.host")
 
@@ -104,10 +104,12 @@ class Sequencer:
         late_watchers: bool = False,
         host_timeout: int | None = None,
         on_leave: OnLeave = OnLeave.END,
+        kept: list[KeptSeat] | None = None,
     ) -> Sequencer:
         """Open a new table: the host's copy, and the ``open`` entry at its head, which pins the game
         as installed here (``pin``: the registry's :meth:`~atoll.registry.Registry.pin`); ``on_leave``
-        is what the table does when a seat leaves."""
+        is what the table does when a seat leaves; ``kept``: the seats kept for the people of the game
+        before (a rematch)."""
         table = Table(
             table_id,
             key.verify_key.encode(),
@@ -130,6 +132,8 @@ class Sequencer:
             body["host_timeout"] = host_timeout
         if on_leave is not OnLeave.END:  # absent means END: a log written before the choice reads the same
             body["on_leave"] = str(on_leave)
+        if kept:
+            body["kept"] = kept
         host.local(table.compose(Kind.OPEN, body))
         return host
 
@@ -345,8 +349,8 @@ class Sequencer:
         for author in lobby.seated:
             self.heard.setdefault(author, now)  # a seat is given the full grace from when it is first known
         away = tuple(
-            seat
-            for seat, author in enumerate(lobby.seated)
+            lobby.chairs[author]  # seated is in seat order, but only a full table is indexed by seat
+            for author in lobby.seated
             if author != me and now - self.heard[author] >= self.away_after
         )
         if away == self.away:

@@ -21,6 +21,7 @@ from atoll.net.envelope import Envelope, Unauthenticated, decode, open_envelope
 from atoll.pin import GamePin, require_same
 from atoll.table.frames import BATCH_ENTRIES, read_frame
 from atoll.table.log import BadEntry, HostEquivocated
+from atoll.table.seating import SeatRefused, seat_of_colour
 from atoll.table.table import Event, Table
 from atoll.types import Action
 from atoll.wire import PROTOCOL, Frame, Kind
@@ -124,6 +125,12 @@ class PeerSession:
     """The game's plugin failed on this machine (see :meth:`failed`): this seat moves no more."""
     stand_in: bool = False
     """This spectator (a bot) takes over a seat whose player leaves (said in its ``watch``)."""
+    seat: int | None = None
+    """The seat this peer asks for (from 0), else the one the table gives (:mod:`atoll.table.seating`)."""
+    colour: str | None = None
+    """The colour this peer asks for instead: the seat of that colour, once the table's game is known."""
+    bot: str | None = None
+    """The kind of bot that plays this seat, said in the ``sit`` (``None``: a person plays it)."""
 
     def hello(self) -> bytes:
         """The first message on a (re)connection: which entries this peer already holds."""
@@ -257,16 +264,49 @@ class PeerSession:
             if me in lobby.seated or me in lobby.spectators:
                 self.joined = True
             elif self.role == "watch" or not lobby.full():
+                body = self._sit_body() if self.role == "sit" else {"name": self.name}
                 self.joined = True
-                body: dict[str, Any] = {"name": self.name}
-                if self.role == "sit" and self.standby is not None:
-                    body["standby"] = self.standby
                 if self.role == "watch" and self.stand_in:
                     body["stand_in"] = True
                 out.append(self.sending(self.table.compose(Kind(self.role), body)))
             else:
                 raise TableFailed("every seat is taken (join with --spectate to watch)")
+        elif (self.joined and self.role == "sit" and self.table.my_seat is None and not self.table.over()
+              and self.table.handed_away is None):
+            self._still_free()
         return out
+
+    def _sit_body(self) -> dict[str, Any]:
+        """The ``sit`` of this peer: its name, standby address, the seat it asks for (the seat of its
+        colour, once the game is known) and its bot; raises :class:`TableFailed` in one line naming
+        the free seats when that seat cannot be had, before anything is sent."""
+        lobby = self.table.lobby
+        assert lobby is not None
+        try:
+            if self.colour is not None:
+                self.seat = seat_of_colour(self.colour, colours=lobby.colours, held=lobby.chairs)
+                self.colour = None
+            lobby.seat_for(self.table.me or "", self.seat)
+        except SeatRefused as exc:
+            raise TableFailed(str(exc)) from exc
+        body: dict[str, Any] = {"name": self.name}
+        if self.standby is not None:
+            body["standby"] = self.standby
+        if self.seat is not None:
+            body["seat"] = self.seat
+        if self.bot is not None:
+            body["bot"] = self.bot
+        return body
+
+    def _still_free(self) -> None:
+        """This peer's ``sit`` is on its way: if the log gave its seat to someone else meanwhile (two
+        people chose one seat; the host took the first), say so in one line instead of waiting."""
+        lobby = self.table.lobby
+        assert lobby is not None
+        try:
+            lobby.seat_for(self.table.me or "", self.seat)
+        except SeatRefused as exc:
+            raise TableFailed(f"{exc} (someone sat there first)") from exc
 
     def _door(self) -> None:
         """Once the ``open`` entry is in, before this peer sits (or, coming back to its seat, plays
@@ -300,10 +340,10 @@ class PeerSession:
         lobby = self.table.lobby
         if not isinstance(away, list) or lobby is None:
             return
-        now = tuple(s for s in away if type(s) is int and 0 <= s < len(lobby.seated))
+        now = tuple(s for s in away if type(s) is int and lobby.holder(s) is not None)
         seq = len(self.table.log.entries) - 1
         for seat in sorted(set(now) ^ set(self.away)):
-            who = f"seat {seat} ({lobby.names.get(lobby.seated[seat], '?')})"
+            who = f"seat {seat} ({lobby.names.get(lobby.holder(seat) or '', '?')})"
             text = f"{who} is away; the table waits" if seat in now else f"{who} is back"
             self.table.events.append(Event(text, seq))
         self.away = now
