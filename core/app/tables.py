@@ -52,14 +52,20 @@ def seat_bot(found: Registry, kind: str, table: Table, delay: float | None = Non
             bot = found.bot(kind, game).make(observation.game, observation.seat, secrets.randbelow(2**31))
             made.append(bot_chooser(bot))
         action = await made[0](observation)
-        watched = table.lobby is not None and table.lobby.people_here()
-        pause = delay if delay is not None else (BOT_DELAY if watched else 0.0)
-        rest = pause - (time.monotonic() - began)
+        rest = bot_pace(table, delay) - (time.monotonic() - began)
         if rest > 0:
             await asyncio.sleep(rest)
         return action
 
     return choose
+
+
+def bot_pace(table: Table, delay: float | None) -> float:
+    """The least seconds a bot's move takes at ``table``: ``delay`` when given, else
+    :data:`~atoll.pace.BOT_DELAY` while a person sits or watches there, else none (decision 0023)."""
+    if delay is not None:
+        return delay
+    return BOT_DELAY if table.lobby is not None and table.lobby.people_here() else 0.0
 
 
 def table_in(

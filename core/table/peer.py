@@ -306,7 +306,7 @@ class PeerSession:
         try:
             lobby.seat_for(self.table.me or "", self.seat)
         except SeatRefused as exc:
-            raise TableFailed(f"{exc} (someone sat there first)") from exc
+            raise TableFailed(str(exc)) from exc
 
     def _door(self) -> None:
         """Once the ``open`` entry is in, before this peer sits (or, coming back to its seat, plays
