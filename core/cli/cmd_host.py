@@ -2,8 +2,9 @@
 
 The host orders and relays signed messages and is trusted with nothing else: every peer keeps the
 whole log, checks it, and runs the fair protocols with its own secrets. Unless ``--headless``, the
-person at this machine takes the first seat (or a bot does, with ``--bot``); ``--bots N`` starts N
-bot peers on this machine, each a separate process with its own identity.
+person at this machine takes the first seat, or the one of ``--seat N``/``--colour NAME`` (or a bot
+does, with ``--bot``); ``--bots N`` starts N bot peers on this machine, each a separate process with
+its own identity, paced by ``--bot-delay`` (docs/decisions/0023-seats-at-a-table.md).
 """
 
 from __future__ import annotations

@@ -1,6 +1,8 @@
 """``atoll join [TABLE]``: list the tables on the LAN, or sit down at one (as a person or a bot), or watch.
 
-A table is found by name through DNS-SD, or reached directly with ``--address HOST:PORT``; a direct
+``--seat N`` (from 1, as the seat bar numbers seats) or ``--colour NAME`` chooses the seat
+(docs/decisions/0023-seats-at-a-table.md). A table is found by name through DNS-SD, or reached
+directly with ``--address HOST:PORT``; a direct
 join learns the host's key on first contact and shows its fingerprint (trust on first use, remembered
 for that address), and ``--address HOST:PORT#KEY`` pins the key instead.
 """
@@ -199,6 +201,8 @@ async def _list(args: argparse.Namespace) -> int:
             f"{a.name!r}: {a.game} ({a.variant}), {a.taken} taken, {a.free} free; host {a.fingerprint}\n"
             f"    atoll join {a.table}    (or: atoll join --address {found.pinned_address})"
         )
+        if a.open_seats and len(a.open_seats) > 1:
+            print(f"    free seats {', '.join(str(s + 1) for s in a.open_seats)}: choose one with --seat N")
         shown = Announcement.of(found, builds)
         for line in (shown.other_game, shown.big_screen):
             if line:

@@ -11,11 +11,13 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from nacl.signing import SigningKey
 
 from atoll.app.serve import run_host
 from atoll.net.transport import HostSocket, curve_keys
 from atoll.table.host import Sequencer
+from tests.commands import env_for, run
 from tests.table.harness import REGISTRY
 
 #: How long the whole table may take before the test fails rather than hangs.
@@ -85,3 +87,18 @@ def test_join_seat_and_colour_sit_where_asked_and_a_taken_seat_is_refused_in_one
                                                                            "Dee": 1}
     assert all(ended[name][0] == 0 for name in ("Ann", "Cy", "Dee")), ended
     assert host.table.results() is not None and host.table.closed
+
+
+def test_atoll_host_takes_the_seat_of_a_colour_and_refuses_one_the_game_has_not() -> None:
+    from atoll.cli.cmd_host import _own_seat
+    from atoll.errors import AtollError
+
+    assert _own_seat(REGISTRY, "kiribati", "family", 3, None, "blue") == 1
+    assert _own_seat(REGISTRY, "kariba", "standard", 3, 2, None) == 2
+    with pytest.raises(AtollError, match=r"^there is no seat 5 at this table of 3 seats; free: seat 1 \("):
+        _own_seat(REGISTRY, "kiribati", "family", 3, 4, None)
+
+
+def test_a_seat_that_is_not_a_number_from_1_is_refused_by_the_command_line(tmp_path: Path) -> None:
+    ran = run(["join", "--address", "10.0.0.2:4000", "--seat", "0"], env_for(tmp_path))
+    assert ran.status == 2 and "a seat is a number from 1, as the seat bar shows it, not '0'" in ran.output
