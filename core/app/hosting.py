@@ -140,17 +140,23 @@ class Served:
 
 
 async def host_table(
-    plan: HostPlan, found: Registry, profile: Profile, *, terminal: Terminal | None = None
+    plan: HostPlan,
+    found: Registry,
+    profile: Profile,
+    *,
+    terminal: Terminal | None = None,
+    seating: Seating | None = None,
 ) -> int:
     """Open the table, serve it until the game is over, close everything; the exit status.
 
     When the host's person asks for a rematch on the result screen, the next game (the same, or
     another chosen on the host form) opens as a new table, with a new id and new secrets, at the same
     address and with the same key, and new bot processes; the others find it by knocking there
-    (:func:`join_table`). ``terminal`` is for tests (a pipe input and a dummy output).
+    (:func:`join_table`), and everyone keeps their seat (``seating``: the game before's, when this is
+    itself a rematch). ``terminal`` is for tests (a pipe input and a dummy output).
     """
     rebinding = False
-    seating = Seating()
+    seating = seating or Seating()
     while True:
         seating = seating.within(plan.seats)
         host, files, held = _open_table(plan, found, profile, seating.kept)
@@ -316,7 +322,9 @@ async def _resume_host(files: TableFiles, found: Registry, profile: Profile, *, 
         try:
             served = await _serve(plan, host, files, found, profile, start_bots=False, rebinding=True)
             following = await _next_game(served, plan, found, None)
-            return served.status if following is None else await host_table(following, found, profile)
+            if following is None:
+                return served.status
+            return await host_table(following, found, profile, seating=Seating.of(table))
         except NobodyCame as exc:
             elsewhere = await moved_to(key, table, wait=10.0)  # ask once more, patiently, before giving up
             if elsewhere is None:
@@ -340,7 +348,9 @@ async def _resume_host(files: TableFiles, found: Registry, profile: Profile, *, 
             link.close()
         # the others look for a rematch where the table first was: at this machine (decision 0005)
         following = await _next_game(Served(status, ending, plan.port), plan, found, None)
-        return status if following is None else await host_table(following, found, profile)
+        if following is None:
+            return status
+        return await host_table(following, found, profile, seating=Seating.of(table))
     raise AssertionError("unreachable")
 
 
