@@ -121,3 +121,19 @@ def test_a_person_picks_a_free_seat_by_its_mark_and_colour_in_the_lobby_at_80x24
     lobby.wait_for("▶ ◆4 yellow    free")
     lobby.type("", "Enter")
     lobby.wait_for("chosen: join islanders seat 4")
+
+
+def test_the_plain_list_of_tables_names_the_free_seats_to_choose_with_seat(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import argparse
+
+    from atoll.cli import cmd_join
+
+    async def browse(timeout: float) -> list[FoundTable]:
+        return [islanders(), found("Ann's table")]
+
+    monkeypatch.setattr("atoll.net.discovery.browse", browse)  # DNS-SD runs only on the simulated LAN
+    assert asyncio.run(cmd_join._list(argparse.Namespace(wait=0.1, json=False))) == 0
+    out = capsys.readouterr().out
+    assert out.count("free seats") == 1 and "    free seats 2, 4: choose one with --seat N\n" in out
