@@ -62,7 +62,7 @@ def seat_bot(found: Registry, kind: str, table: Table, delay: float | None = Non
 
 def bot_pace(table: Table, delay: float | None) -> float:
     """The least seconds a bot's move takes at ``table``: ``delay`` when given, else
-    :data:`~atoll.pace.BOT_DELAY` while a person sits or watches there, else none (decision 0023)."""
+    :data:`~atoll.pace.BOT_DELAY` while a person sits there, else none (decision 0023)."""
     if delay is not None:
         return delay
     return BOT_DELAY if table.lobby is not None and table.lobby.people_here() else 0.0

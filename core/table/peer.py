@@ -264,7 +264,7 @@ class PeerSession:
             if me in lobby.seated or me in lobby.spectators:
                 self.joined = True
             elif self.role == "watch" or not lobby.full():
-                body = self._sit_body() if self.role == "sit" else {"name": self.name}
+                body: dict[str, Any] = self._sit_body() if self.role == "sit" else {"name": self.name}
                 self.joined = True
                 if self.role == "watch" and self.stand_in:
                     body["stand_in"] = True

@@ -50,7 +50,7 @@ from atoll.game import Game
 from atoll.jsondata import canonical
 from atoll.net.envelope import Envelope, check_size, seal
 from atoll.pin import GamePin
-from atoll.seat_colours import seat_colours, seat_words
+from atoll.seat_colours import seat_colours
 from atoll.table.engine import TableEngine
 from atoll.table.frames import BATCH_ENTRIES
 from atoll.table.handover import HandOver, check_hand_over, open_seat, seal_seat
@@ -673,7 +673,7 @@ class Table:
                 lobby.standby[author] = body["standby"]
             if isinstance(body.get("bot"), str):
                 lobby.bots[author] = body["bot"]
-            self._event(entry, f"{body['name']} takes {seat_words(chair, lobby.colours)}")
+            self._event(entry, f"{body['name']} takes seat {chair + 1}")  # its colour is on the seat bar
             if lobby.full():
                 self._start(lobby)
             return

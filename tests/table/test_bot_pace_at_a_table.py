@@ -1,6 +1,6 @@
 """Bots at a network table are paced so people can follow them (docs/decisions/0023-seats-at-a-table.md):
 each move of a bot takes at least ``--bot-delay`` seconds, thinking included; by default the same pause
-as ``atoll play`` while a person sits or watches at the table, and none at a table of bots alone."""
+as ``atoll play`` while a person sits at the table, and none at a table of bots alone (watched or not)."""
 
 from __future__ import annotations
 
@@ -31,8 +31,8 @@ def test_a_bot_is_paced_like_atoll_play_while_a_person_sits_at_the_table() -> No
     assert bot_pace(seated(1, 1).peers[1].table, None) == BOT_DELAY > 0
 
 
-def test_a_bot_is_paced_while_a_person_watches_a_table_of_bots() -> None:
-    assert bot_pace(seated(0, 2, watchers=1).peers[0].table, None) == BOT_DELAY
+def test_a_table_of_bots_is_not_paced_for_its_spectators_unless_the_host_asks() -> None:
+    assert bot_pace(seated(0, 2, watchers=1).peers[0].table, None) == 0  # a big screen: --bot-delay
 
 
 def test_a_table_of_bots_alone_is_not_slowed_down() -> None:

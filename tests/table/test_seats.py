@@ -45,7 +45,7 @@ def test_a_person_sits_at_the_seat_or_colour_they_chose_whatever_order_they_came
     lobby = net.host.table.lobby
     assert lobby is not None and lobby.seated == [hex_of(net, 1), hex_of(net, 2), hex_of(net, 0)]
     said = [event.text for event in net.peers[2].table.events]
-    assert "p0 takes seat 3 (green)" in said and "p1 takes seat 1 (red)" in said
+    assert "p0 takes seat 3" in said and "p1 takes seat 1" in said  # numbered as the seat bar numbers them
     engine = net.peers[0].table.engine
     assert engine is not None and engine.seat == 2  # the game started with the seats as chosen
 
@@ -151,13 +151,13 @@ def test_a_seat_kept_for_someone_goes_to_another_only_when_no_other_seat_is_free
     assert chairs(net)[0][hex_of(net, 2)] == 0
 
 
-def test_a_bot_says_so_when_it_sits_and_a_table_of_bots_alone_has_nobody_watching() -> None:
-    net = open_table("kariba", 2, watchers=1)
+def test_a_bot_says_so_when_it_sits_and_a_seat_without_it_is_a_persons() -> None:
+    net = open_table("kariba", 3)
     for peer in net.peers[:2]:
         peer.session.bot = "random"
     arrive(net, 0, 1)
     lobby = net.host.table.lobby
     assert lobby is not None and lobby.bots == {hex_of(net, 0): "random", hex_of(net, 1): "random"}
     assert not lobby.people_here()
-    arrive(net, 2)  # a spectator is a person watching
+    arrive(net, 2)
     assert lobby.people_here()
