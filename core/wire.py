@@ -133,6 +133,9 @@ class WatchBody(TypedDict):
     stand_in: NotRequired[bool]
     """This spectator (a bot, on a machine that plays no seat) takes over a seat whose player leaves
     (docs/decisions/0022-handing-a-seat-over.md)."""
+    bot: NotRequired[str]
+    """A stand-in that is a bot says its kind, as a bot's ``sit`` does: a seat handed to it is still
+    played by a bot, and bots are paced only while a person sits (docs/decisions/0023)."""
 
 
 class OnLeave(StrEnum):

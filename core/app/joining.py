@@ -413,7 +413,7 @@ async def play(
     person = stand_in and bot == PERSON
     bot = None if person else bot
     session = PeerSession(table, role, profile.name, found.installed_pin, standby=standby, stand_in=stand_in,
-                          seat=seat, colour=colour, bot=None if spectate else bot or None)
+                          seat=seat, colour=colour, bot=bot or None)
     if shown is not None:
         shown(table, session)
     choose: Chooser | None = None

@@ -268,6 +268,8 @@ class PeerSession:
                 self.joined = True
                 if self.role == "watch" and self.stand_in:
                     body["stand_in"] = True
+                    if self.bot is not None:
+                        body["bot"] = self.bot
                 out.append(self.sending(self.table.compose(Kind(self.role), body)))
             else:
                 raise TableFailed("every seat is taken (join with --spectate to watch)")

@@ -618,10 +618,10 @@ class Table:
                 raise ValueError("already at the table")
             if kind == Kind.SIT:
                 lobby.seat_for(author, body.get("seat"))  # refused in one line naming the free seats
-                bot = body.get("bot")
-                if bot is not None and not (isinstance(bot, str) and 1 <= len(bot) <= _NAME_LIMIT
-                                            and bot.isprintable()):
-                    raise ValueError(f"a bot's kind is 1-{_NAME_LIMIT} printable characters")
+            bot = body.get("bot")  # a bot that sits, or a bot stand-in that watches
+            if bot is not None and not (isinstance(bot, str) and 1 <= len(bot) <= _NAME_LIMIT
+                                        and bot.isprintable()):
+                raise ValueError(f"a bot's kind is 1-{_NAME_LIMIT} printable characters")
             if kind == Kind.WATCH and type(body.get("stand_in", False)) is not bool:
                 raise ValueError("stand_in is true or false")
             return
@@ -680,6 +680,8 @@ class Table:
         if kind == Kind.WATCH:
             lobby.spectators.append(author)
             lobby.names[author] = body["name"]
+            if isinstance(body.get("bot"), str):  # a bot stand-in: a seat handed to it is still a bot's
+                lobby.bots[author] = body["bot"]
             if body.get("stand_in") is True:
                 lobby.stand_ins.append(author)
                 self._event(entry, f"{body['name']} watches, and takes over a seat whose player leaves")
