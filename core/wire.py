@@ -27,7 +27,10 @@ from typing import Any, NotRequired, TypedDict
 #: docs/decisions/0010-one-signed-record.md); the ``open`` entry pins the game (:class:`PinBody`;
 #: docs/decisions/0017-the-game-pinned.md), and the host's ``welcome`` names the version the host
 #: speaks (it echoed the peer's own before). Version 5: the turn time is in the signed ``open`` entry,
-#: and a seat answers a timeout with a ``witness`` or a ``refuse`` (docs/decisions/0020).
+#: and a seat answers a timeout with a ``witness`` or a ``refuse`` (docs/decisions/0020); a ``sit`` may
+#: choose its seat and the ``open`` entry may keep seats for the people of the game before
+#: (:class:`SitBody`, :class:`KeptSeat`; docs/decisions/0023-seats-at-a-table.md): a peer of version 4
+#: would seat people elsewhere.
 PROTOCOL = "atoll-table/5"
 
 
@@ -40,7 +43,7 @@ class Kind(StrEnum):
     END = "end"
     """The host closes the table with the results (the last entry): :class:`EndBody`."""
     SIT = "sit"
-    """Take the next free seat: :class:`SitBody`."""
+    """Take a seat (the one chosen, else the first free one): :class:`SitBody`."""
     WATCH = "watch"
     """Sit by as a spectator: :class:`WatchBody`."""
     MOVE = "move"
@@ -93,6 +96,15 @@ class PinBody(TypedDict):
     atoll: str
 
 
+class KeptSeat(TypedDict):
+    """A seat kept at a rematch for a person of the game before: their identity (hex), the seat (from
+    0) and their name then."""
+
+    who: str
+    seat: int
+    name: str
+
+
 class OpenBody(TypedDict):
     """``open``: the game, the build of it the table plays, and how the table runs."""
 
@@ -111,6 +123,9 @@ class OpenBody(TypedDict):
     """Milliseconds a seat may take over what it owes before the host may state a timeout (everyone's
     screen counts it down); absent, the table never forfeits a seat for time (version 5: the table's
     one deadline that can lead to a forfeit is signed here; decision 0020)."""
+    kept: NotRequired[list[KeptSeat]]
+    """At a rematch: the seats kept for the people of the game before, until they sit again (a seat
+    kept for someone goes to another only when no other seat is free)."""
 
 
 class EndBody(TypedDict):
@@ -120,11 +135,13 @@ class EndBody(TypedDict):
 
 
 class SitBody(TypedDict):
-    """``sit``: the display name and, optionally, where this seat would host the table (``HOST:PORT``)
-    and the kind of bot that plays it (shown as such beside the seat)."""
+    """``sit``: the display name and, optionally, where this seat would host the table (``HOST:PORT``),
+    the seat chosen (from 0; without it: the seat kept for this identity, else the first free one),
+    and the kind of bot that plays the seat (a seat without it is a person's)."""
 
     name: str
     standby: NotRequired[str]
+    seat: NotRequired[int]
     bot: NotRequired[str]
 
 
@@ -135,6 +152,9 @@ class WatchBody(TypedDict):
     stand_in: NotRequired[bool]
     """This spectator (a bot, on a machine that plays no seat) takes over a seat whose player leaves
     (docs/decisions/0022-handing-a-seat-over.md)."""
+    bot: NotRequired[str]
+    """A stand-in that is a bot says its kind, as a bot's ``sit`` does: a seat handed to it is still
+    played by a bot, and bots are paced only while a person sits (docs/decisions/0023)."""
 
 
 class OnLeave(StrEnum):

@@ -65,6 +65,7 @@ _FINGERPRINT = re.compile(r"[a-z2-7]{4}(?:-[a-z2-7]{4}){5}")
 _COUNT = re.compile(r"[0-9]{1,2}")
 _BUILD = re.compile(r"[0-9a-f]{8,32}")
 _WEB = re.compile(r"here|[1-9][0-9]{0,4}")
+_OPEN = re.compile(rb"(?:[0-9]{1,2}(?:,[0-9]{1,2}){0,63})?")
 _INSTANCE_BYTES = 63  # the longest DNS label, and so the longest instance name
 _MAX_WARNED = 1000  # bad announcements remembered so each is warned about once
 
@@ -106,6 +107,9 @@ class Announcement:
     #: when the LAN can open it at the host's address, ``here`` when only the host's machine can, empty
     #: when it has none (or the host did not say).
     web: str = ""
+    #: The seats a newcomer may take now (``open``: their numbers from 0, comma-separated), so a lobby
+    #: can offer a choice; ``None`` when the host did not say (an earlier version).
+    open_seats: tuple[int, ...] | None = None
 
     def __post_init__(self) -> None:
         _check(_TABLE_ID, self.table, "table", "a table id of letters, digits, '-' and '_'")
@@ -133,6 +137,11 @@ class Announcement:
             _check(_BUILD, self.build, "build", "8-32 lowercase hex digits")
         if self.web:
             _check(_WEB, self.web, "web", "a port number or 'here'")
+        if self.open_seats is not None and (
+            len(set(self.open_seats)) != len(self.open_seats) or len(self.open_seats) > self.free
+            or any(type(s) is not int or not 0 <= s < self.seats for s in self.open_seats)
+        ):
+            raise BadAnnouncement(f"open seats {self.open_seats!r} are not free seats of the table")
 
     @property
     def seats(self) -> int:
@@ -153,6 +162,7 @@ class Announcement:
             "curve": self.curve_key,
             **({"build": self.build} if self.build else {}),
             **({"web": self.web} if self.web else {}),
+            **({"open": ",".join(map(str, self.open_seats))} if self.open_seats is not None else {}),
         }
 
 
@@ -191,6 +201,9 @@ def parse_txt(properties: Mapping[bytes, bytes | None], size: int) -> Announceme
     for key in ("taken", "free"):
         if not _COUNT.fullmatch(fields[key]):
             raise BadAnnouncement(f"{key} seats {fields[key]!r} is not a whole number from 0 to {MAX_SEATS}")
+    opened = properties.get(b"open")  # optional too
+    if opened is not None and not _OPEN.fullmatch(opened):
+        raise BadAnnouncement(f"open seats {opened[:40]!r} are not seat numbers separated by commas")
     return Announcement(
         table=fields["table"],
         name=fields["name"],
@@ -203,6 +216,7 @@ def parse_txt(properties: Mapping[bytes, bytes | None], size: int) -> Announceme
         curve_key=fields["curve"],
         build=fields["build"],
         web=fields["web"],
+        open_seats=None if opened is None else tuple(int(s) for s in opened.split(b",") if s),
     )
 
 
@@ -320,9 +334,10 @@ class Announcer:
         self._info = self._service_info(self._info.name)
         await (await self._zeroconf.async_update_service(self._info))
 
-    async def update_seats(self, taken: int, free: int) -> None:
-        """Announce new seat counts."""
-        await self.update(dataclasses.replace(self._announcement, taken=taken, free=free))
+    async def update_seats(self, taken: int, free: int, open_seats: tuple[int, ...] | None = None) -> None:
+        """Announce new seat counts (and which seats a newcomer may take, when given)."""
+        seats = dataclasses.replace(self._announcement, taken=taken, free=free, open_seats=open_seats)
+        await self.update(seats)
 
     async def close(self) -> None:
         """Withdraw the service (goodbye packets) and close zeroconf; does nothing if not open."""

@@ -197,6 +197,7 @@ def announcement_of(table: Table, curve: str, host_fp: str) -> Announcement:
         fingerprint=host_fp,
         curve_key=curve,
         build=table.pinned[1].short() if table.pinned is not None else "",
+        open_seats=tuple(lobby.open_seats()),
     )
 
 

@@ -66,7 +66,7 @@ from atoll.table.log import BadEntry, HostEquivocated, UnreadableLine
 from atoll.table.peer import Chooser
 from atoll.table.table import HOST_TIMEOUT_S, Event, Table
 from atoll.web.server import PageServer, WebAddress
-from atoll.wire import Kind, OnLeave
+from atoll.wire import KeptSeat, Kind, OnLeave
 
 
 @dataclass(frozen=True)
@@ -97,6 +97,40 @@ class HostPlan:
     """The kind of a bot stand-in this machine starts (a headless host without bots: it plays no seat)."""
     think: float | None = None
     """CPU seconds a decision for the search bots this host starts (``None``: their default)."""
+    seat: int | None = None
+    """The host's own seat (from 0), else the first free one (at a rematch: the one it had)."""
+    bot_delay: float | None = None
+    """The least seconds a move of this machine's bots takes; ``None``: paced while people watch."""
+
+
+@dataclass(frozen=True)
+class Seating:
+    """Who sat where at the game before, for a rematch: the people's seats, kept for them, and the
+    seats the bots played, where this host's new bots sit (docs/decisions/0023-seats-at-a-table.md)."""
+
+    kept: tuple[KeptSeat, ...] = ()
+    bot_seats: tuple[int, ...] = ()
+
+    @classmethod
+    def of(cls, table: Table) -> Seating:
+        """The seating at ``table`` (its host's own seat kept, even when a bot played it)."""
+        lobby = table.lobby
+        if lobby is None:
+            return cls()
+        kept: list[KeptSeat] = []
+        bot_seats: list[int] = []
+        for who in lobby.seated:
+            seat = lobby.chairs[who]
+            if who in lobby.bots and who != table.me:
+                bot_seats.append(seat)
+            else:
+                kept.append({"who": who, "seat": seat, "name": lobby.names.get(who, "?")})
+        return cls(tuple(kept), tuple(bot_seats))
+
+    def within(self, seats: int) -> Seating:
+        """This seating at a table of ``seats`` seats (another game may have fewer)."""
+        return Seating(tuple(k for k in self.kept if k["seat"] < seats),
+                       tuple(s for s in self.bot_seats if s < seats))
 
 
 @dataclass(frozen=True)
@@ -110,21 +144,30 @@ class Served:
 
 
 async def host_table(
-    plan: HostPlan, found: Registry, profile: Profile, *, terminal: Terminal | None = None
+    plan: HostPlan,
+    found: Registry,
+    profile: Profile,
+    *,
+    terminal: Terminal | None = None,
+    seating: Seating | None = None,
 ) -> int:
     """Open the table, serve it until the game is over, close everything; the exit status.
 
     When the host's person asks for a rematch on the result screen, the next game (the same, or
     another chosen on the host form) opens as a new table, with a new id and new secrets, at the same
     address and with the same key, and new bot processes; the others find it by knocking there
-    (:func:`join_table`). ``terminal`` is for tests (a pipe input and a dummy output).
+    (:func:`join_table`), and everyone keeps their seat (``seating``: the game before's, when this is
+    itself a rematch). ``terminal`` is for tests (a pipe input and a dummy output).
     """
     rebinding = False
+    seating = seating or Seating()
     while True:
-        host, files, held = _open_table(plan, found, profile)
+        seating = seating.within(plan.seats)
+        host, files, held = _open_table(plan, found, profile, seating.kept)
         try:
             served = await _serve(
-                plan, host, files, found, profile, start_bots=True, terminal=terminal, rebinding=rebinding
+                plan, host, files, found, profile, start_bots=True, terminal=terminal, rebinding=rebinding,
+                bot_seats=seating.bot_seats,
             )
         except PortTaken:
             # nobody has seen this table: its folder goes, so `atoll host --resume` never finds it
@@ -135,6 +178,7 @@ async def host_table(
         finally:
             held.release()
         rebinding = True  # the next game listens where this one did, which may take a moment to let go
+        seating = Seating.of(host.table)  # everyone keeps their seat at the next game (decision 0023)
         following = await _next_game(served, plan, found, terminal)
         if following is None:
             return served.status
@@ -172,12 +216,15 @@ async def _next_game(
         bots=choice.bots,
         bot_kind=choice.bot_kind or plan.bot_kind,
         port=served.port,
+        seat=None,  # the host's seat is kept for it, as everyone's is
     )
 
 
-def _open_table(plan: HostPlan, found: Registry, profile: Profile) -> tuple[Sequencer, TableFiles, Held]:
-    """A new table for ``plan``: a new id and master secret, its folder (locked for this process), and
-    the host's own seat."""
+def _open_table(
+    plan: HostPlan, found: Registry, profile: Profile, kept: tuple[KeptSeat, ...] = ()
+) -> tuple[Sequencer, TableFiles, Held]:
+    """A new table for ``plan``: a new id and master secret, its folder (locked for this process), the
+    seats ``kept`` for the people of the game before, and the host's own seat."""
     key = profile.identity.signing_key()
     table_id = f"{plan.game.replace('_', '-')}-{secrets.token_hex(12)}"
     files = table_files(tables_dir(profile.home), table_id)
@@ -185,18 +232,33 @@ def _open_table(plan: HostPlan, found: Registry, profile: Profile) -> tuple[Sequ
     try:
         master = os.urandom(32)
         write_secrets(files, {"master": master.hex(), "table": table_id, "role": "host"})
-        host = _open_sequencer(plan, found, key, files, master)
+        host = _open_sequencer(plan, found, key, files, master, kept)
+        if not plan.headless:
+            host.local(host.table.compose(Kind.SIT, _own_sit(plan, host.table, profile.name)))
     except BaseException:
         held.release()
         raise
-    if not plan.headless:
-        sit = {"name": profile.name, **({"bot": plan.own_bot} if plan.own_bot else {})}
-        host.local(host.table.compose(Kind.SIT, sit))
     return host, files, held
 
 
+def _own_sit(plan: HostPlan, table: Table, name: str) -> dict[str, object]:
+    """The host's own ``sit``: its name, the seat asked for (``atoll host`` checked it against the
+    game) and its bot, if one plays it."""
+    body: dict[str, object] = {"name": name}
+    if plan.seat is not None:
+        body["seat"] = plan.seat
+    if plan.own_bot:
+        body["bot"] = plan.own_bot
+    return body
+
+
 def _open_sequencer(
-    plan: HostPlan, found: Registry, key: SigningKey, files: TableFiles, master: bytes
+    plan: HostPlan,
+    found: Registry,
+    key: SigningKey,
+    files: TableFiles,
+    master: bytes,
+    kept: tuple[KeptSeat, ...] = (),
 ) -> Sequencer:
     return Sequencer.open(
         files.folder.name,
@@ -214,6 +276,7 @@ def _open_sequencer(
         host_timeout=plan.host_timeout,
         on_leave=OnLeave(plan.on_leave),
         turn_time=plan.turn_time,
+        kept=list(kept),
     )
 
 
@@ -264,7 +327,9 @@ async def _resume_host(files: TableFiles, found: Registry, profile: Profile, *, 
         try:
             served = await _serve(plan, host, files, found, profile, start_bots=False, rebinding=True)
             following = await _next_game(served, plan, found, None)
-            return served.status if following is None else await host_table(following, found, profile)
+            if following is None:
+                return served.status
+            return await host_table(following, found, profile, seating=Seating.of(table))
         except NobodyCame as exc:
             elsewhere = await moved_to(key, table, wait=10.0)  # ask once more, patiently, before giving up
             if elsewhere is None:
@@ -288,7 +353,9 @@ async def _resume_host(files: TableFiles, found: Registry, profile: Profile, *, 
             link.close()
         # the others look for a rematch where the table first was: at this machine (decision 0005)
         following = await _next_game(Served(status, ending, plan.port), plan, found, None)
-        return status if following is None else await host_table(following, found, profile)
+        if following is None:
+            return status
+        return await host_table(following, found, profile, seating=Seating.of(table))
     raise AssertionError("unreachable")
 
 
@@ -313,11 +380,12 @@ async def _serve(
     start_bots: bool,
     terminal: Terminal | None = None,
     rebinding: bool = False,
+    bot_seats: tuple[int, ...] = (),
 ) -> Served:
     """Listen, announce, start the bots, serve until the game is over, close everything; the exit
     status, how the host's person left the screen, and the port. ``rebinding``: the port was this
     table's (or the previous game's) and may take a moment to be let go of; :class:`PortTaken` when
-    it stays taken, with nothing written."""
+    it stays taken, with nothing written. ``bot_seats``: where the bots sit, in order (a rematch)."""
     key = host.key
     host_fp = fingerprint(key.verify_key.encode())
     table = host.table
@@ -325,7 +393,8 @@ async def _serve(
     choose: Chooser | None = None
     if not plan.headless:
         choose = (
-            seat_bot(found, plan.own_bot, table) if plan.own_bot else person_chooser(current_match(table))
+            seat_bot(found, plan.own_bot, table, plan.bot_delay) if plan.own_bot
+            else person_chooser(current_match(table))
         )
     server_keys = curve_keys(key)
     raise_limit()  # before the sockets: their doors share out what the limit allows
@@ -374,9 +443,12 @@ async def _serve(
             announcer = await _announce(plan, table, port, server_keys[0].decode(), host_fp, big_screen)
         if plan.stand_in is not None and start_bots:  # first: it watches before the seats are taken
             bots.append(_start_bot(profile.home, table_id, "stand-in", address, plan.stand_in, stand_in=True,
-                                   think=plan.think))
+                                   think=plan.think, delay=plan.bot_delay))
         for index in range(plan.bots if start_bots else 0):
-            bots.append(_start_bot(profile.home, table_id, index, address, plan.bot_kind, think=plan.think))
+            seat = bot_seats[index] if index < len(bot_seats) else None
+            started = _start_bot(profile.home, table_id, index, address, plan.bot_kind, seat=seat,
+                                 think=plan.think, delay=plan.bot_delay)
+            bots.append(started)
         person = not plan.headless and not plan.own_bot and not plan.quiet
         if person and (terminal is not None or full_screen()):
             ending = await play_on_screen(
@@ -425,9 +497,8 @@ def _with_seats(
         lobby = table.lobby
         if announcer is not None and lobby is not None and len(lobby.seated) != taken[0]:
             taken[0] = len(lobby.seated)
-            task = asyncio.ensure_future(
-                announcer.update_seats(len(lobby.seated), lobby.seats - len(lobby.seated))
-            )
+            free = lobby.seats - len(lobby.seated)
+            task = asyncio.ensure_future(announcer.update_seats(taken[0], free, tuple(lobby.open_seats())))
             updates.add(task)
             task.add_done_callback(updates.discard)
 
@@ -471,25 +542,48 @@ def _lan_addresses() -> list[str]:
 
 
 def _start_bot(
-    home: Path, table_id: str, index: int | str, address: str, kind: str, *, stand_in: bool = False,
+    home: Path,
+    table_id: str,
+    index: int | str,
+    address: str,
+    kind: str,
+    *,
+    stand_in: bool = False,
+    seat: int | None = None,
     think: float | None = None,
+    delay: float | None = None,
 ) -> subprocess.Popen[bytes]:
     """Start one bot peer as its own process, with its own identity under the host's data directory;
-    ``stand_in``: it watches, and takes over a seat whose player leaves."""
+    ``stand_in``: it watches, and takes over a seat whose player leaves; else it sits at ``seat`` (else
+    the first free one). Each of its moves takes at least ``delay`` seconds, if given."""
     env = dict(os.environ, ATOLL_HOME=str(home / "bots" / f"{table_id}-{index}"))
-    command = bot_command(index, address, kind, stand_in=stand_in, think=think)
+    command = bot_command(index, address, kind, stand_in=stand_in, seat=seat, think=think, delay=delay)
     return subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL)
 
 
 def bot_command(
-    index: int | str, address: str, kind: str, *, stand_in: bool = False, think: float | None = None
+    index: int | str,
+    address: str,
+    kind: str,
+    *,
+    stand_in: bool = False,
+    seat: int | None = None,
+    think: float | None = None,
+    delay: float | None = None,
 ) -> list[str]:
     """The command line of a bot peer: ``atoll join`` at ``address`` as a bot (or a stand-in) of ``kind``,
-    a search bot thinking ``think`` seconds a decision when given."""
+    at ``seat`` (from 0) when given, a search bot thinking ``think`` seconds a decision when given, each
+    move taking at least ``delay`` seconds when given."""
     name = "stand-in bot" if stand_in else f"bot {int(index) + 1}"
     command = [sys.executable, "-m", "atoll.cli.main", "join", "--address", address,
                "--stand-in" if stand_in else "--bot", kind, "--name", name, "--quiet"]
-    return command + (["--think", repr(think)] if think is not None else [])
+    if seat is not None:
+        command += ["--seat", str(seat + 1)]  # the command line counts seats from 1
+    if think is not None:
+        command += ["--think", repr(think)]
+    if delay is not None:
+        command += ["--bot-delay", repr(delay)]
+    return command
 
 
 def _stop(processes: list[subprocess.Popen[bytes]]) -> None:

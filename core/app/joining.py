@@ -8,7 +8,7 @@ import os
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from nacl.signing import SigningKey
 
@@ -91,16 +91,24 @@ class JoinPlan:
     quiet: bool
     announced: bool = False
     """Whether the table was found through DNS-SD: a seat that takes it over announces it again."""
+    seat: int | None = None
+    """The seat asked for (from 0; ``atoll join --seat`` counts from 1), else the one the table gives."""
+    colour: str | None = None
+    """The colour asked for instead (``--colour``): the seat of that colour."""
+    bot_delay: float | None = None
+    """The least seconds a move of ``bot`` takes (``--bot-delay``); ``None``: paced while people watch."""
 
     @classmethod
-    async def chosen(cls, found: FoundTable, *, spectate: bool) -> JoinPlan:
+    async def chosen(cls, found: FoundTable, *, spectate: bool, seat: int | None = None) -> JoinPlan:
         """The plan for a table chosen in the lobby: the first of its addresses that answers, and the key
-        and fingerprint it announced (so a host with another key or fingerprint is refused)."""
+        and fingerprint it announced (so a host with another key or fingerprint is refused); ``seat``:
+        the seat chosen there."""
         a = found.announcement
         address = Address(found.addresses, found.port, Pin(curve=a.curve_key.encode()))
         reached = await reach(address, None, quiet=True)
         return cls(
-            reached.host, found.port, a.curve_key, a.fingerprint, None, spectate, False, announced=True
+            reached.host, found.port, a.curve_key, a.fingerprint, None, spectate, False, announced=True,
+            seat=seat,
         )
 
 
@@ -139,6 +147,9 @@ async def join_table(
         if ending != REMATCH or status != 0:
             return status
         after = played
+        # the next game keeps this seat: the host keeps it for this identity (decision 0023), and the
+        # seat or colour asked for the first game may not be free, or not exist, in another game
+        plan = replace(plan, seat=None, colour=None)
         if not plan.quiet:
             print(
                 f"waiting for the host's next game at {plan.host}:{plan.port} "
@@ -256,6 +267,7 @@ async def _join_once(
             status, ending = await play(
                 table, link, role, plan.bot, plan.quiet, found, profile, standby=standby, terminal=terminal,
                 shown=shown,
+                seat=plan.seat, colour=plan.colour, bot_delay=plan.bot_delay,
             )
             return status, ending, welcome.table_id
         finally:
@@ -396,10 +408,15 @@ async def play(
     standby: str | None,
     terminal: Terminal | None = None,
     shown: Shown | None = None,
+    seat: int | None = None,
+    colour: str | None = None,
+    bot_delay: float | None = None,
 ) -> tuple[int, str]:
     """Sit (or watch) at ``table`` through ``link`` until the game is over, following the table if its
     host goes and hosting it here if this seat is next; the exit status, and how the person left the
-    screen (``"finished"`` without one; ``shown``: no screen, the table handed to it instead)."""
+    screen (``"finished"`` without one; ``shown``: no screen, the table handed to it instead).
+    ``seat`` or ``colour``: the seat asked for; ``bot_delay``: the pace of ``bot``
+    (:func:`~atoll.app.tables.seat_bot`)."""
     spectate = role == "watch"
     # a spectator with a bot (or the person here) is a stand-in: it watches, and plays a seat handed
     # over to it
@@ -407,12 +424,12 @@ async def play(
     person = stand_in and bot == PERSON
     bot = None if person else bot
     session = PeerSession(table, role, profile.name, found.installed_pin, standby=standby, stand_in=stand_in,
-                          bot=bot)
+                          seat=seat, colour=colour, bot=bot or None)
     if shown is not None:
         shown(table, session)
     choose: Chooser | None = None
     if bot:
-        choose = seat_bot(found, bot, table)
+        choose = seat_bot(found, bot, table, bot_delay)
     elif not spectate or person:
         choose = person_chooser(current_match(table))
     ending = FINISHED

@@ -3,9 +3,11 @@ here, and what is printed when it ends."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import secrets
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -19,6 +21,7 @@ from atoll.app.store import SealedFile, TableFiles
 from atoll.engine.match import Match
 from atoll.engine.observation import Observation
 from atoll.errors import AtollError
+from atoll.pace import BOT_DELAY
 from atoll.pin import require_same
 from atoll.registry import Registry
 from atoll.table.peer import Chooser
@@ -36,18 +39,34 @@ def current_match(table: Table) -> Callable[[], Match]:
     return current
 
 
-def seat_bot(found: Registry, kind: str, table: Table) -> Chooser:
-    """A chooser for a bot of ``kind``, built for this peer's seat when it first moves."""
+def seat_bot(found: Registry, kind: str, table: Table, delay: float | None = None) -> Chooser:
+    """A chooser for a bot of ``kind``, built for this peer's seat when it first moves. Each move takes
+    at least ``delay`` seconds, its thinking included, so that people can follow it (``--bot-delay``);
+    without one, :data:`~atoll.pace.BOT_DELAY` while a person sits at the table, and no
+    pause at a table of bots alone, where it would only slow the game (decision 0023)."""
     made: list[Chooser] = []
 
     async def choose(observation: Observation) -> Action:
+        began = time.monotonic()
         if not made:
             game = table.lobby.game if table.lobby is not None else observation.game.info.name
             bot = found.bot(kind, game).make(observation.game, observation.seat, secrets.randbelow(2**31))
             made.append(bot_chooser(bot))
-        return await made[0](observation)
+        action = await made[0](observation)
+        rest = bot_pace(table, delay) - (time.monotonic() - began)
+        if rest > 0:
+            await asyncio.sleep(rest)
+        return action
 
     return choose
+
+
+def bot_pace(table: Table, delay: float | None) -> float:
+    """The least seconds a bot's move takes at ``table``: ``delay`` when given, else
+    :data:`~atoll.pace.BOT_DELAY` while a person sits there, else none (decision 0023)."""
+    if delay is not None:
+        return delay
+    return BOT_DELAY if table.lobby is not None and table.lobby.people_here() else 0.0
 
 
 def table_in(

@@ -2,8 +2,9 @@
 
 The host orders and relays signed messages and is trusted with nothing else: every peer keeps the
 whole log, checks it, and runs the fair protocols with its own secrets. Unless ``--headless``, the
-person at this machine takes the first seat (or a bot does, with ``--bot``); ``--bots N`` starts N
-bot peers on this machine, each a separate process with its own identity.
+person at this machine takes the first seat, or the one of ``--seat N``/``--colour NAME`` (or a bot
+does, with ``--bot``); ``--bots N`` starts N bot peers on this machine, each a separate process with
+its own identity, paced by ``--bot-delay`` (docs/decisions/0023-seats-at-a-table.md).
 """
 
 from __future__ import annotations
@@ -14,12 +15,15 @@ import sys
 from atoll.cli.common import (
     add_game_arguments,
     add_think_argument,
+    bot_delay,
     game_name,
     registry,
+    seat_number,
     use_think,
     variant_name,
 )
 from atoll.errors import AtollError
+from atoll.pace import BOT_DELAY
 from atoll.registry import Registry
 
 HELP = "open a table on this machine for players on the LAN"
@@ -36,6 +40,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--bot", metavar="KIND", help="a bot of KIND plays the host's own seat")
     add_think_argument(parser)
+    parser.add_argument(
+        "--bot-delay", type=bot_delay, metavar="SECONDS",
+        help=f"the least time each move of this machine's bots takes, so people can follow them "
+             f"(default: {BOT_DELAY} while a person sits at the table, else 0)",
+    )
+    parser.add_argument(
+        "--seat", type=seat_number, metavar="N",
+        help="your seat, numbered from 1 as the seat bar shows it (default: the first; at a rematch, "
+             "the one you had)",
+    )
+    parser.add_argument("--colour", "--color", metavar="NAME", help="your seat by its colour instead")
     parser.add_argument("--name", metavar="TABLE", help="the table's name, as the lobby shows it")
     parser.add_argument("--player", metavar="NAME", help="your name at the table (remembered)")
     parser.add_argument(
@@ -137,6 +152,10 @@ def run(args: argparse.Namespace) -> int:
             return 130
     if args.game is None:
         raise AtollError("which game? `atoll host GAME` (`atoll games` lists them), or `atoll host --resume`")
+    if args.headless and (args.seat is not None or args.colour is not None):
+        raise AtollError("--headless takes no seat: no --seat or --colour")
+    if args.seat is not None and args.colour is not None:
+        raise AtollError("--seat and --colour both choose your seat: give one")
     name = game_name(found, args.game)
     info = found.game(name).info
     variant = variant_name(info.variants, args.variant) or info.default_variant
@@ -186,6 +205,8 @@ def run(args: argparse.Namespace) -> int:
         on_leave=args.on_leave,
         stand_in=args.stand_in,
         think=args.think,
+        seat=_own_seat(found, name, variant, seats, args.seat, args.colour),
+        bot_delay=args.bot_delay,
     )
     try:
         return eventloop.run(host_table(plan, found, profile))
@@ -201,6 +222,24 @@ def _web(text: str | None) -> str | None:
 
         WebAddress.parse(text)
     return text
+def _own_seat(
+    found: Registry, game: str, variant: str, seats: int, seat: int | None, colour: str | None
+) -> int | None:
+    """The host's own seat asked for by number (from 0) or by colour, checked against the game; ``None``
+    when none was asked for."""
+    from atoll.seat_colours import seat_colours
+    from atoll.table.seating import SeatRefused, choose_seat, seat_of_colour
+    from atoll.types import Config
+
+    if seat is None and colour is None:
+        return None
+    colours = seat_colours(found.game(game).seat_names(Config(seats, variant, {})))
+    try:
+        if colour is not None:
+            seat = seat_of_colour(colour, colours=colours, held={})
+        return choose_seat("", seat, seats=seats, held={}, kept=[], names={}, colours=colours)
+    except SeatRefused as exc:
+        raise AtollError(str(exc)) from None
 
 
 def _default_bot(found: Registry, game: str) -> str:

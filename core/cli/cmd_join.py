@@ -1,9 +1,11 @@
 """``atoll join [TABLE]``: list the tables on the LAN, or sit down at one (as a person or a bot), or watch.
 
-A table is found by name (in any case) through DNS-SD, or reached directly with ``--address HOST:PORT``;
-a direct join learns the host's key on first contact and shows its fingerprint (trust on first use,
-remembered for that address), and ``--address HOST[,HOST...]:PORT#PIN``, the line a host prints, pins
-its fingerprint (or key) instead (:mod:`atoll.net.joinline`).
+``--seat N`` (from 1, as the seat bar numbers seats) or ``--colour NAME`` chooses the seat
+(docs/decisions/0023-seats-at-a-table.md). A table is found by name (in any case) through DNS-SD, or
+reached directly with ``--address HOST:PORT``; a direct join learns the host's key on first contact
+and shows its fingerprint (trust on first use, remembered for that address), and
+``--address HOST[,HOST...]:PORT#PIN``, the line a host prints, pins its fingerprint (or key) instead
+(:mod:`atoll.net.joinline`).
 """
 
 from __future__ import annotations
@@ -14,8 +16,9 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from atoll.cli.common import add_think_argument, registry, use_think
+from atoll.cli.common import add_think_argument, bot_delay, registry, seat_number, use_think
 from atoll.errors import AtollError
+from atoll.pace import BOT_DELAY
 
 if TYPE_CHECKING:
     from atoll.app.joining import JoinPlan, JoinState
@@ -41,12 +44,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--bot", metavar="KIND", help="a bot of KIND plays the seat (exits 0 when the game ends)"
     )
     add_think_argument(parser)
+    parser.add_argument(
+        "--bot-delay", type=bot_delay, metavar="SECONDS",
+        help=f"with --bot (or a bot --stand-in): the least time each of its moves takes, so people can "
+             f"follow them (default: {BOT_DELAY} while a person sits at the table, else 0)",
+    )
     parser.add_argument("--spectate", action="store_true", help="watch the game; take no seat")
     parser.add_argument(
         "--stand-in",
         metavar="KIND",
         help="watch, and have a bot of KIND (or you, with 'person') take over a seat whose player leaves "
         "(that seat's secrets come to this machine alone; run it where nobody plays a seat)",
+    )
+    parser.add_argument(
+        "--seat", type=seat_number, metavar="N",
+        help="sit at seat N, numbered from 1 as the seat bar shows it (default: the seat you had at the "
+             "game before, else the first free one); a seat taken is refused, naming the free ones",
+    )
+    parser.add_argument(
+        "--colour", "--color", metavar="NAME",
+        help="sit at the seat of this colour (red, blue, ...: each seat has one; a game that names its "
+             "seats by colour draws that seat's pieces in it)",
     )
     parser.add_argument("--name", help="your name at the table (remembered)")
     parser.add_argument(
@@ -90,6 +108,14 @@ def run(args: argparse.Namespace) -> int:
     if args.stand_in and args.stand_in != "person" and args.stand_in not in registry(quiet=args.quiet).bots:
         kinds = ", ".join(sorted(registry(quiet=args.quiet).bots))
         raise AtollError(f"no bot kind {args.stand_in!r} is installed (kinds: {kinds})")
+    if (args.spectate or args.stand_in) and (args.seat is not None or args.colour is not None):
+        raise AtollError("--spectate and --stand-in take no seat now: no --seat or --colour")
+    if args.seat is not None and args.colour is not None:
+        raise AtollError("--seat and --colour both choose the seat: give one")
+    if args.bot_delay is not None and not args.bot and args.stand_in in (None, "person"):
+        raise AtollError("--bot-delay paces the bot of --bot: give --bot KIND, or leave it out")
+    if (args.resume or args.leave) and (args.seat is not None or args.colour is not None):
+        raise AtollError("--resume goes back to the seat you had: no --seat or --colour")
     from atoll.app.joining import JoinState
     from atoll.app.person import verbose
     from atoll.net import eventloop
@@ -172,6 +198,9 @@ async def plan_to(args: argparse.Namespace, profile: Profile, *, bot: str | None
         spectate,
         args.quiet,
         announced=args.address is None,
+        seat=getattr(args, "seat", None),
+        colour=getattr(args, "colour", None),
+        bot_delay=getattr(args, "bot_delay", None),
     )
 
 
@@ -193,6 +222,8 @@ async def _list(args: argparse.Namespace) -> int:
             f"{a.name!r}: {a.game} ({a.variant}), {a.taken} taken, {a.free} free; host {a.fingerprint}\n"
             f"    atoll join {a.table}    (or: atoll join --address {found.pinned_address})"
         )
+        if a.open_seats and len(a.open_seats) > 1:
+            print(f"    free seats {', '.join(str(s + 1) for s in a.open_seats)}: choose one with --seat N")
         shown = Announcement.of(found, builds)
         for line in (shown.other_game, shown.big_screen):
             if line:
@@ -236,7 +267,7 @@ async def after_lobby(
         return choice.host
     if choice.table is None:
         raise AtollError(f"the lobby chose to {choice.action} but named no table")
-    plan = await JoinPlan.chosen(choice.table, spectate=choice.action == "spectate")
+    plan = await JoinPlan.chosen(choice.table, spectate=choice.action == "spectate", seat=choice.seat)
     return await join_table(plan, found, profile(), state=state, terminal=terminal)
 
 

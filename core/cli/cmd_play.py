@@ -18,10 +18,12 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from atoll import pace
 from atoll.cli.common import (
     add_game_arguments,
     add_think_argument,
     atoll_command,
+    bot_delay,
     game_name,
     registry,
     use_think,
@@ -48,8 +50,8 @@ HELP = "play a game in this terminal against bots, or with friends at one keyboa
 #: Seeds offered when none is given: small enough to read out and type again.
 SEED_RANGE = 1_000_000_000
 #: Seconds to pause between two bot moves in the full-screen client, so people can see each land on
-#: the board (``--bot-delay``); a person's turn comes without a pause.
-BOT_DELAY = 0.5
+#: the board (``--bot-delay``); a person's turn comes without a pause. The same pace as at a network table.
+BOT_DELAY = pace.BOT_DELAY
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -80,19 +82,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="play a match of N games with the same people, each seat's scores added "
                              "up (default: 1, a single game)")
     add_think_argument(parser)
-    parser.add_argument("--bot-delay", type=_seconds, default=BOT_DELAY, metavar="SECONDS",
+    parser.add_argument("--bot-delay", type=bot_delay, default=BOT_DELAY, metavar="SECONDS",
                         help=f"pause after each bot move, to follow it (default: {BOT_DELAY}; 0: none)")
-
-
-def _seconds(text: str) -> float:
-    """A pause in seconds: a number from 0 to 60."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds (try 0.5)") from None
-    if not 0 <= value <= 60:
-        raise argparse.ArgumentTypeError(f"{text} seconds is not between 0 and 60")
-    return value
 
 
 def run(args: argparse.Namespace) -> int:

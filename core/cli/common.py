@@ -105,3 +105,20 @@ def atoll_command(argv0: str | None = None, env: Mapping[str, str] | None = None
             return "atoll"
         return shlex.quote(str(program.resolve()))
     return f"{shlex.quote(sys.executable)} -m atoll.cli.main"
+
+
+def bot_delay(text: str) -> float:
+    """``--bot-delay SECONDS`` as argparse takes it: 0 to 60 (:func:`atoll.pace.seconds`)."""
+    from atoll.pace import seconds
+
+    try:
+        return seconds(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def seat_number(text: str) -> int:
+    """``--seat N`` as argparse takes it: a seat as the seat bar numbers it, from 1; returned from 0."""
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"a seat is a number from 1, as the seat bar shows it, not {text!r}")
+    return int(text) - 1

@@ -223,10 +223,11 @@ class NetTable:
         """Who sits at ``seat``: their name (``"you"`` at this peer's own seat), or ``"free"``."""
         lobby = self.table.lobby
         assert lobby is not None
-        if seat >= len(lobby.seated):
+        holder = lobby.holder(seat)  # seats are chosen: before the game, not every seat below is taken
+        if holder is None:
             return "free"
         you = seat == self.table.my_seat and self.role == "sit"  # a host's page watches its own table
-        return "you" if you else lobby.names.get(lobby.seated[seat], "?")
+        return "you" if you else lobby.names.get(holder, "?")
 
     def board(self, viewer: int | None) -> Fragments:
         """The game's drawing of ``viewer``'s view; before the game, the seats filling up."""

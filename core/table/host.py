@@ -29,7 +29,7 @@ from atoll.table.log import BadEntry, HostEquivocated, sequence
 from atoll.table.presence import changes
 from atoll.table.reasons import EndReason
 from atoll.table.table import Event, SealedKeeper, Table
-from atoll.wire import PROTOCOL, Frame, Kind, OnLeave
+from atoll.wire import PROTOCOL, Frame, KeptSeat, Kind, OnLeave
 
 log = logging.getLogger("atoll.table.host")
 
@@ -122,11 +122,13 @@ class Sequencer:
         host_timeout: int | None = None,
         on_leave: OnLeave = OnLeave.END,
         turn_time: float | None = None,
+        kept: list[KeptSeat] | None = None,
     ) -> Sequencer:
         """Open a new table: the host's copy, and the ``open`` entry at its head, which pins the game
         as installed here (``pin``: the registry's :meth:`~atoll.registry.Registry.pin`); ``on_leave``
-        is what the table does when a seat leaves, and ``turn_time`` (seconds) is signed in it
-        (``None``: the table never forfeits a seat for time)."""
+        is what the table does when a seat leaves, ``turn_time`` (seconds) is signed in it (``None``:
+        the table never forfeits a seat for time); ``kept``: the seats kept for the people of the game
+        before (a rematch)."""
         table = Table(
             table_id,
             key.verify_key.encode(),
@@ -151,6 +153,8 @@ class Sequencer:
             body["on_leave"] = str(on_leave)
         if turn_time is not None:  # everyone's screen counts it down (numbers on the wire are integers)
             body["turn_time_ms"] = max(1, round(turn_time * 1000))
+        if kept:
+            body["kept"] = kept
         host.local(table.compose(Kind.OPEN, body))
         return host
 
@@ -370,9 +374,10 @@ class Sequencer:
         over = self.table.over()  # every seat says goodbye at the end: that is no leaving
         for author in lobby.seated:
             self.heard.setdefault(author, now)  # a seat is given the full grace from when it is first known
+        chairs = lobby.chairs  # seated is in seat order, but only a full table is indexed by seat
         left = tuple(
-            seat
-            for seat, author in enumerate(lobby.seated)
+            chairs[author]
+            for author in lobby.seated
             if author != me and author in self.said_bye and not over
         )
 
@@ -381,15 +386,19 @@ class Sequencer:
             return quiet >= self.away_after or (author not in linked and quiet >= RECONNECT_GRACE_S)
 
         gone = tuple(
-            seat
-            for seat, author in enumerate(lobby.seated)
-            if author != me and seat not in left and away(author)
+            chairs[author]
+            for author in lobby.seated
+            if author != me and chairs[author] not in left and away(author)
         )
         if (gone, left) == (self.away, self.left):
             return []
         seq = len(self.table.log.entries) - 1
-        seated, named = lobby.seated, lobby.names.get
-        for line in changes((self.away, self.left), (gone, left), lambda seat: named(seated[seat], "?")):
+        holder = {seat: author for author, seat in chairs.items()}
+
+        def named(seat: int) -> str:
+            return lobby.names.get(holder.get(seat, ""), "?")
+
+        for line in changes((self.away, self.left), (gone, left), named):
             self.table.events.append(Event(line, seq))  # the host's own person reads them too
         self.away, self.left = gone, left
         data = self.presence_frame()

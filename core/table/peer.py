@@ -22,6 +22,7 @@ from atoll.pin import GamePin, require_same
 from atoll.table.frames import BATCH_ENTRIES, frame, read_frame
 from atoll.table.log import BadEntry, HostEquivocated
 from atoll.table.presence import changes
+from atoll.table.seating import SeatRefused, seat_of_colour
 from atoll.table.table import OWED_MOST, Event, Table
 from atoll.types import Action
 from atoll.wire import PROTOCOL, Frame, Kind
@@ -133,6 +134,10 @@ class PeerSession:
     """The timeout (its entry number) about which this seat last asked a late seat directly."""
     evidence: dict[str, Any] | None = None
     """The proof that the host signed two histories, once this peer holds it (it shows the others)."""
+    seat: int | None = None
+    """The seat this peer asks for (from 0), else the one the table gives (:mod:`atoll.table.seating`)."""
+    colour: str | None = None
+    """The colour this peer asks for instead: the seat of that colour, once the table's game is known."""
 
     def hello(self) -> bytes:
         """The first message on a (re)connection: which entries this peer already holds."""
@@ -271,18 +276,51 @@ class PeerSession:
             if me in lobby.seated or me in lobby.spectators:
                 self.joined = True
             elif self.role == "watch" or not lobby.full():
+                body: dict[str, Any] = self._sit_body() if self.role == "sit" else {"name": self.name}
                 self.joined = True
-                body: dict[str, Any] = {"name": self.name}
-                if self.role == "sit" and self.standby is not None:
-                    body["standby"] = self.standby
                 if self.role == "watch" and self.stand_in:
                     body["stand_in"] = True
-                if self.role == "sit" and self.bot is not None:
-                    body["bot"] = self.bot
+                    if self.bot is not None:
+                        body["bot"] = self.bot
                 out.append(self.sending(self.table.compose(Kind(self.role), body)))
             else:
                 raise TableFailed("every seat is taken (join with --spectate to watch)")
+        elif (self.joined and self.role == "sit" and self.table.my_seat is None and not self.table.over()
+              and self.table.handed_away is None):
+            self._still_free()
         return out
+
+    def _sit_body(self) -> dict[str, Any]:
+        """The ``sit`` of this peer: its name, standby address, the seat it asks for (the seat of its
+        colour, once the game is known) and its bot; raises :class:`TableFailed` in one line naming
+        the free seats when that seat cannot be had, before anything is sent."""
+        lobby = self.table.lobby
+        assert lobby is not None
+        try:
+            if self.colour is not None:
+                self.seat = seat_of_colour(self.colour, colours=lobby.colours, held=lobby.chairs)
+                self.colour = None
+            lobby.seat_for(self.table.me or "", self.seat)
+        except SeatRefused as exc:
+            raise TableFailed(str(exc)) from exc
+        body: dict[str, Any] = {"name": self.name}
+        if self.standby is not None:
+            body["standby"] = self.standby
+        if self.seat is not None:
+            body["seat"] = self.seat
+        if self.bot is not None:
+            body["bot"] = self.bot
+        return body
+
+    def _still_free(self) -> None:
+        """This peer's ``sit`` is on its way: if the log gave its seat to someone else meanwhile (two
+        people chose one seat; the host took the first), say so in one line instead of waiting."""
+        lobby = self.table.lobby
+        assert lobby is not None
+        try:
+            lobby.seat_for(self.table.me or "", self.seat)
+        except SeatRefused as exc:
+            raise TableFailed(str(exc)) from exc
 
     def _door(self) -> None:
         """Once the ``open`` entry is in, before this peer sits (or, coming back to its seat, plays
@@ -318,14 +356,14 @@ class PeerSession:
             return
 
         def seats(listed: list[Any]) -> tuple[int, ...]:
-            return tuple(s for s in listed if type(s) is int and 0 <= s < len(lobby.seated))
+            return tuple(s for s in listed if type(s) is int and lobby.holder(s) is not None)
 
         now_away, now_left = seats(away), seats(left)
         seq = len(self.table.log.entries) - 1
         for line in changes(
             (self.away, self.left),
             (now_away, now_left),
-            lambda seat: lobby.names.get(lobby.seated[seat], "?"),
+            lambda seat: lobby.names.get(lobby.holder(seat) or "", "?"),
             self.table.my_seat,
         ):
             self.table.events.append(Event(line, seq))

@@ -57,6 +57,7 @@ from atoll.jsondata import canonical
 from atoll.net.encoding import canonical_bytes
 from atoll.net.envelope import MAX_MESSAGE, Envelope, Unauthenticated, check_size, open_envelope, seal
 from atoll.pin import GamePin
+from atoll.seat_colours import seat_colours
 from atoll.table.engine import TableEngine
 from atoll.table.frames import BATCH_ENTRIES
 from atoll.table.handover import HandOver, check_hand_over, open_seat, seal_seat
@@ -86,8 +87,9 @@ from atoll.table.reasons import (
     plugin_failed,
     unplayable,
 )
+from atoll.table.seating import choose_seat, open_seats, read_kept
 from atoll.types import Config, End
-from atoll.wire import LOGGED, PROTOCOL, Kind, OnLeave
+from atoll.wire import LOGGED, PROTOCOL, KeptSeat, Kind, OnLeave
 
 #: Seconds the peers wait for a host that went quiet before the next seat takes the table over.
 HOST_TIMEOUT_S = 20
@@ -155,8 +157,15 @@ class Lobby:
     """The spectators that take a seat whose player leaves, in the order they came."""
     handed: list[HandOver] = field(default_factory=list)
     """Every seat handed over, in log order: who held it before, who holds it from which entry."""
+    chairs: dict[str, int] = field(default_factory=dict)
+    """Identity -> the seat it holds. Seats are chosen (:mod:`atoll.table.seating`), so ``seated``
+    is in seat order but is indexed by seat only once every seat is taken."""
+    kept: list[KeptSeat] = field(default_factory=list)
+    """The seats kept for the people of the game before (a rematch), from the ``open`` entry."""
+    colours: list[str] = field(default_factory=list)
+    """Each seat's colour word (:func:`atoll.seat_colours.seat_colours`)."""
     bots: dict[str, str] = field(default_factory=dict)
-    """Identity -> the kind of bot that said, when it sat, that it plays the seat (``sit``'s ``bot``)."""
+    """Identity -> the kind of bot playing its seat, as its ``sit`` said (the other seats are people's)."""
     turn_time: float | None = None
     """Seconds a seat may take over what it owes (the signed ``open``); ``None``: no forfeit for time."""
     signed_timing: bool = True
@@ -168,7 +177,26 @@ class Lobby:
 
     def seat_of(self, author: str) -> int | None:
         """The seat held by the identity ``author``, if any (since a hand-over: its holder's only)."""
-        return self.seated.index(author) if author in self.seated else None
+        return self.chairs.get(author)
+
+    def holder(self, seat: int) -> str | None:
+        """The identity holding ``seat``, if anyone does."""
+        return next((who for who, chair in self.chairs.items() if chair == seat), None)
+
+    def open_seats(self) -> list[int]:
+        """The seats a newcomer may take now (:func:`atoll.table.seating.open_seats`)."""
+        return open_seats(self.seats, self.chairs, self.kept)
+
+    def seat_for(self, author: str, wish: Any) -> int:
+        """The seat a ``sit`` of ``author`` asking for ``wish`` gets; raises
+        :class:`~atoll.table.seating.SeatRefused` naming the free seats."""
+        return choose_seat(author, wish, seats=self.seats, held=self.chairs, kept=self.kept,
+                           names={**{k["who"]: k["name"] for k in self.kept}, **self.names},
+                           colours=self.colours)
+
+    def people_here(self) -> bool:
+        """Whether a person sits here (a seat whose ``sit`` named no bot)."""
+        return any(who not in self.bots for who in self.seated)
 
     def first_holders(self) -> list[str]:
         """The identities that sat down at each seat, before any hand-over."""
@@ -620,6 +648,8 @@ class Table:
             turn_ms = body.get("turn_time_ms")
             if turn_ms is not None and (type(turn_ms) is not int or not 1 <= turn_ms <= TURN_TIME_MOST_MS):
                 raise ValueError(f"turn_time_ms is 1-{TURN_TIME_MOST_MS} whole milliseconds")
+            kept = read_kept(body.get("kept"), seats)
+            colours = seat_colours(game.seat_names(Config(seats, variant, options)))
             self.lobby = Lobby(
                 game.info.name, variant, seats, check_name(body.get("name", "table")), options, message.author
             )
@@ -630,6 +660,7 @@ class Table:
             self.lobby.on_leave = OnLeave(on_leave)
             self.lobby.turn_time = None if turn_ms is None else turn_ms / 1000
             self.lobby.signed_timing = _version(message.v) >= SIGNED_TIMING_VERSION
+            self.lobby.kept, self.lobby.colours = kept, colours
         except (KeyError, ValueError, AtollError) as exc:
             self._stop(entry, unplayable(str(exc)))
             return
@@ -670,8 +701,12 @@ class Table:
                 raise ValueError(f"a seat's bot is named by its kind, 1-40 characters, not {str(bot)[:40]!r}")
             if author in lobby.seated or author in lobby.spectators:
                 raise ValueError("already at the table")
-            if kind == Kind.SIT and lobby.full():
-                raise ValueError("every seat is taken")
+            if kind == Kind.SIT:
+                lobby.seat_for(author, body.get("seat"))  # refused in one line naming the free seats
+            bot = body.get("bot")  # a bot that sits, or a bot stand-in that watches
+            if bot is not None and not (isinstance(bot, str) and 1 <= len(bot) <= _NAME_LIMIT
+                                        and bot.isprintable()):
+                raise ValueError(f"a bot's kind is 1-{_NAME_LIMIT} printable characters")
             if kind == Kind.WATCH and type(body.get("stand_in", False)) is not bool:
                 raise ValueError("stand_in is true or false")
             return
@@ -719,19 +754,24 @@ class Table:
         message = entry.message
         kind, body, author = message.kind, message.body, message.author
         if kind == Kind.SIT:
+            chair = lobby.seat_for(author, body.get("seat"))
+            lobby.chairs[author] = chair
             lobby.seated.append(author)
+            lobby.seated.sort(key=lobby.chairs.__getitem__)
             lobby.names[author] = body["name"]
             if isinstance(body.get("standby"), str):
                 lobby.standby[author] = body["standby"]
             if isinstance(body.get("bot"), str):
                 lobby.bots[author] = body["bot"]
-            self._event(entry, f"{body['name']} takes seat {len(lobby.seated) - 1}")
+            self._event(entry, f"{body['name']} takes seat {chair + 1}")  # its colour is on the seat bar
             if lobby.full():
                 self._start(lobby)
             return
         if kind == Kind.WATCH:
             lobby.spectators.append(author)
             lobby.names[author] = body["name"]
+            if isinstance(body.get("bot"), str):  # a bot stand-in: a seat handed to it is still a bot's
+                lobby.bots[author] = body["bot"]
             if body.get("stand_in") is True:
                 lobby.stand_ins.append(author)
                 self._event(entry, f"{body['name']} watches, and takes over a seat whose player leaves")
@@ -992,6 +1032,8 @@ class Table:
         before, to = lobby.seated[seat], lobby.stand_ins[0]
         name = lobby.names.get(to, to[:16])
         lobby.seated[seat] = to
+        lobby.chairs.pop(before, None)  # the seat changes hands: who holds which seat follows
+        lobby.chairs[to] = seat
         lobby.spectators.remove(to)
         lobby.stand_ins.remove(to)
         handed = HandOver(seat, before, to, entry.seq)
@@ -1023,6 +1065,8 @@ class Table:
         assert lobby is not None
         before, after = lobby.names.get(author, author[:16]), lobby.names.get(to, to[:16])
         lobby.seated[seat] = to
+        lobby.chairs.pop(author, None)  # the seat changes hands: who holds which seat follows
+        lobby.chairs[to] = seat
         lobby.spectators.remove(to)
         lobby.stand_ins.remove(to)
         handed = HandOver(seat, author, to, entry.seq)

@@ -22,9 +22,11 @@ from prompt_toolkit.output import Output
 from atoll.game import Fragments
 from atoll.tui.host_form import HostChoice, HostForm
 from atoll.tui.palette import styled
+from atoll.tui.seat_picker import Colours, SeatPicker, palette_colours
 from atoll.types import GameInfo
 
 if TYPE_CHECKING:
+    from atoll.net.discovery import Announcement as NetAnnouncement
     from atoll.net.discovery import FoundTable
     from atoll.registry import Registry
 
@@ -185,18 +187,21 @@ class Browser(Protocol):
 
 @dataclass(frozen=True)
 class LobbyChoice:
-    """What the person chose in the lobby: ``"join"`` or ``"spectate"`` a ``table``, or ``"host"``."""
+    """What the person chose in the lobby: ``"join"`` (at ``seat``, from 0, if one was picked) or
+    ``"spectate"`` a ``table``, or ``"host"``."""
 
     action: str
     table: FoundTable | None = None
     host: HostChoice | None = None
+    seat: int | None = None
 
 
 class LobbyScreen:
     """The lobby as a full-screen application: the tables ``browser`` finds, redrawn live; Enter joins,
     ``s`` watches, ``h`` opens the host form (``games`` and their ``bot_kinds``), ``q`` or Esc leaves.
     ``installed`` gives the short digest of a game's pin as installed here: a table whose game
-    differs is marked."""
+    differs is marked. Enter on a table with two or more seats free opens the seat picker, its seats
+    in the colours ``colours`` gives (the palette's when not given)."""
 
     def __init__(
         self,
@@ -205,6 +210,7 @@ class LobbyScreen:
         bot_kinds: Callable[[str], Sequence[str]],
         *,
         installed: Callable[[str], str | None] | None = None,
+        colours: Colours = palette_colours,
         input: Input | None = None,
         output: Output | None = None,
     ) -> None:
@@ -213,8 +219,11 @@ class LobbyScreen:
         self.list = LobbyList(self.tables, self._chosen)
         self.form = HostForm(games, bot_kinds, self._hosted)
         self.hosting = False
+        self.picking: str | None = None
+        """The instance name of the table whose seats are shown, while the seat picker is open."""
+        self.picker = SeatPicker(self._picked_table, colours, self._sit)
         title = Window(FormattedTextControl([("reverse bold", " atoll lobby: tables on this LAN")]), height=1)
-        body = DynamicContainer(lambda: self.form if self.hosting else self.list)
+        body = DynamicContainer(self._body)
         keys = KeyBindings()
 
         @keys.add("q")
@@ -223,6 +232,10 @@ class LobbyScreen:
         def _leave(event: KeyPressEvent) -> None:
             if self.hosting and event.key_sequence[0].key != "c-c":
                 self._hosted(None)
+                return
+            if self.picking and event.key_sequence[0].key != "c-c":
+                self.picking = None
+                self.app.layout.focus(self.list)
                 return
             self.app.exit(result=None)
 
@@ -233,6 +246,10 @@ class LobbyScreen:
             input=input,
             output=output,
         )
+
+    def _body(self) -> HostForm | SeatPicker | LobbyList:
+        """What the lobby shows now: the host form, the seat picker, or the list of tables."""
+        return self.form if self.hosting else self.picker if self.picking else self.list
 
     def tables(self) -> list[Announcement]:
         """The tables announced now, as lobby lines."""
@@ -257,8 +274,24 @@ class LobbyScreen:
             self.hosting = True
             self.app.layout.focus(self.form)
             return
-        if table is not None:
-            self.app.exit(result=LobbyChoice(action, table.found))
+        if table is None:
+            return
+        seats = table.found.announcement.open_seats if table.found is not None else None
+        if action == "join" and seats is not None and len(seats) > 1:
+            self.picking = table.found.instance  # a choice to make: the seat picker
+            self.app.layout.focus(self.picker)
+            return
+        self.app.exit(result=LobbyChoice(action, table.found))
+
+    def _picked_table(self) -> NetAnnouncement | None:
+        """The announcement of the table whose seats the picker shows, as it is now."""
+        return next((found.announcement for found in self.browser.tables if found.instance == self.picking),
+                    None)
+
+    def _sit(self, seat: int) -> None:
+        found = next((found for found in self.browser.tables if found.instance == self.picking), None)
+        if found is not None:
+            self.app.exit(result=LobbyChoice("join", found, seat=seat))
 
     def _hosted(self, choice: HostChoice | None) -> None:
         if choice is not None:
@@ -280,7 +313,24 @@ async def choose_in_lobby(
         return sorted(kind.name for kind in registry.bots_for(game))
 
     async with TableBrowser(interfaces=interfaces) as browser:
-        return await LobbyScreen(browser, games, bot_kinds, installed=installed_builds(registry)).run()
+        lobby = LobbyScreen(browser, games, bot_kinds, installed=installed_builds(registry),
+                            colours=game_colours(registry))
+        return await lobby.run()
+
+
+def game_colours(registry: Registry) -> Colours:
+    """The colour words of an installed game's seats (the palette's for a game not installed here)."""
+    from atoll.errors import AtollError
+    from atoll.seat_colours import seat_colours
+    from atoll.types import Config
+
+    def colours(game: str, variant: str, seats: int) -> Sequence[str]:
+        try:
+            return seat_colours(registry.game(game).seat_names(Config(seats, variant, {})))
+        except AtollError:  # not installed here: the seat bar would draw the palette's colours
+            return palette_colours(game, variant, seats)
+
+    return colours
 
 
 def installed_builds(registry: Registry) -> Callable[[str], str | None]:

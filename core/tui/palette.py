@@ -12,6 +12,7 @@ from prompt_toolkit.formatted_text import FormattedText
 
 from atoll.client.console import usable_style
 from atoll.game import Fragments
+from atoll.seat_colours import COLOURS, CYCLE, seat_colour
 
 #: ANSI colour names -> Okabe-Ito colours (distinct under the common colour-vision deficiencies).
 #: Greys and white are left alone: they are labels and frames, not seat colours.
@@ -24,12 +25,9 @@ OKABE_ITO: Mapping[str, str] = {
     "ansicyan": "#56b4e9", "ansibrightcyan": "#56b4e9",        # sky blue
 }
 #: Colour words a game may name its seats by, with the style of that colour.
-SEAT_COLOURS: Mapping[str, str] = {
-    "red": "#d55e00", "blue": "#0072b2", "green": "#009e73", "yellow": "#f0e442",
-    "orange": "#e69f00", "purple": "#cc79a7", "pink": "#cc79a7", "cyan": "#56b4e9",
-}
+SEAT_COLOURS: Mapping[str, str] = COLOURS
 #: Colours for seats whose names are not colours, in seat order.
-SEAT_CYCLE = ("#e69f00", "#56b4e9", "#009e73", "#f0e442", "#0072b2", "#d55e00", "#cc79a7")
+SEAT_CYCLE = tuple(COLOURS[word] for word in CYCLE)
 #: Seat symbols, in seat order: shapes that differ in outline, not only in colour.
 UNICODE_SYMBOLS = ("●", "▲", "■", "◆", "★", "✚", "▼", "◎")
 ASCII_SYMBOLS = ("o", "^", "#", "*", "+", "x", "v", "@")
@@ -49,8 +47,7 @@ class Look:
 
     def seat_style(self, seat: int, name: str) -> str:
         """The style of a seat's name: its colour word's colour, else one from the palette."""
-        word = name.split()[0].lower() if name.split() else ""
-        colour = SEAT_COLOURS.get(word, SEAT_CYCLE[seat % len(SEAT_CYCLE)])
+        colour = COLOURS[seat_colour(seat, name)]  # the colour a seat is chosen by (atoll.seat_colours)
         return f"fg:{colour} bold" if self.palette else "bold"
 
     def recolour(self, fragments: Fragments) -> Fragments:

@@ -123,7 +123,8 @@ class TablePage:
     def _who(self, seat: int) -> str:
         lobby = self.table.lobby
         assert lobby is not None
-        return lobby.names.get(lobby.seated[seat], "?") if seat < len(lobby.seated) else "free"
+        holder = lobby.holder(seat)  # seats are chosen: before the game, not every seat below is taken
+        return "free" if holder is None else lobby.names.get(holder, "?")
 
     def _seats(self) -> list[SeatRow]:
         results = self._source.results()

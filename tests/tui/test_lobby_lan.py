@@ -19,7 +19,7 @@ from tests.net.test_discovery import LAN_TOOL, lan_unavailable
 _tags = itertools.count()
 
 #: Opens the lobby screen on this machine's LAN interface with a pipe for the keys; once the table
-#: named in argv[1] shows, presses Enter and prints what was chosen.
+#: named in argv[1] shows, presses Enter, then Enter in the seat picker, and prints what was chosen.
 LOBBY = """
 import asyncio, json, sys
 from prompt_toolkit.input import create_pipe_input
@@ -39,10 +39,16 @@ async def main():
                 if any(t.name == sys.argv[1] for t in lobby.tables()):
                     break
                 await asyncio.sleep(0.05)
-            keys.send_text("\\r")
+            keys.send_text("\\r")  # both seats are free: the seat picker opens
+            for _ in range(100):
+                if lobby.picking:
+                    break
+                await asyncio.sleep(0.05)
+            keys.send_text("\\r")  # and sits at the first free seat
             choice = await asyncio.wait_for(task, 30)
     print(json.dumps({"action": choice.action, "name": choice.table.announcement.name,
-                      "address": choice.table.address}))
+                      "address": choice.table.address, "seat": choice.seat,
+                      "open": choice.table.announcement.open_seats}))
 
 asyncio.run(main())
 """
@@ -83,4 +89,5 @@ def test_a_table_announced_on_the_lan_appears_in_the_lobby_and_enter_chooses_it(
     assert lobby.returncode == 0, lobby.stderr[-2000:]
     chosen = json.loads(lobby.stdout.strip().splitlines()[-1])
     assert chosen["action"] == "join" and chosen["name"] == "lan lobby"
+    assert chosen["open"] == [0, 1] and chosen["seat"] == 0  # the free seats came in the DNS-SD record
     assert chosen["address"].startswith("10.213.0.1:")

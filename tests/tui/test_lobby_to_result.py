@@ -96,7 +96,8 @@ async def from_lobby_to_result(game: str, variant: str, home: Path, keys: PipeIn
         tasks.append(asyncio.ensure_future(run_host(host, socket, grace=2.0)))
         browser = LoopbackBrowser(host, port)
         bot = await JoinPlan.chosen(browser.tables[0], spectate=False)
-        bot = JoinPlan(bot.host, bot.port, bot.curve, bot.expected_fp, "random", False, True)
+        bot = JoinPlan(bot.host, bot.port, bot.curve, bot.expected_fp, "random", False, True,
+                       bot_delay=0)  # a person sits: the bot would be paced, which this test looks not at
         tasks.append(asyncio.ensure_future(join_table(bot, found, open_profile(home / "bot", name="bot 1"))))
         seen = Seen()
         seen.choice = await choose_table(browser, keys, seen)

@@ -9,6 +9,7 @@ import asyncio
 import json
 import socket
 from collections.abc import Coroutine
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
@@ -21,7 +22,7 @@ from atoll.app.joining import JoinPlan, join_table, knock
 from atoll.app.person import Terminal
 from atoll.client.net_source import NetTable
 from atoll.errors import AtollError
-from atoll.net.identity import open_profile, tables_dir
+from atoll.net.identity import Profile, open_profile, tables_dir
 from atoll.net.transport import curve_keys
 from atoll.registry import InstalledGame, Registry
 from atoll.tui.palette import plain
@@ -102,19 +103,32 @@ def masters(home: Path) -> dict[str, str]:
             for folder in tables_dir(home).iterdir() if (folder / "secrets.json").exists()}
 
 
-def test_r_on_both_result_screens_plays_a_new_table_at_the_same_address(tmp_path: Path) -> None:
+@dataclass
+class TwoGames:
+    """What Ann (hosting) and Bea saw over a game and its rematch: their table screens, and what their
+    result screens said ``r`` does."""
+
+    ann: Profile
+    bea: Profile
+    host_screens: list[TableScreen] = field(default_factory=list)
+    peer_screens: list[TableScreen] = field(default_factory=list)
+    host_hints: list[str] = field(default_factory=list)
+    peer_hints: list[str] = field(default_factory=list)
+
+
+def two_games(tmp_path: Path, *, host_seat: int | None = None) -> TwoGames:
+    """Ann hosts High Card for two (at ``host_seat``, if given), Bea joins; both press ``r`` after the
+    first game and play the rematch through."""
     found = Registry(games={"highcard": InstalledGame(HighCard(), "tests", "tests")})
-    ann = open_profile(tmp_path / "ann", name="Ann")
-    bea = open_profile(tmp_path / "bea", name="Bea")
+    seen = TwoGames(open_profile(tmp_path / "ann", name="Ann"), open_profile(tmp_path / "bea", name="Bea"))
+    ann, bea = seen.ann, seen.bea
     port = free_port()
     plan = HostPlan("highcard", "standard", 2, "rematch table", "127.0.0.1", port, 0, "random", None,
-                    headless=False, announce=False, late_watchers=False)
+                    headless=False, announce=False, late_watchers=False, seat=host_seat)
     curve = curve_keys(ann.identity.signing_key())[0].decode()
     joining = JoinPlan("127.0.0.1", port, curve, None, None, False, False)
-    host_screens: list[TableScreen] = []
-    peer_screens: list[TableScreen] = []
-    host_hints: list[str] = []
-    peer_hints: list[str] = []
+    host_screens, peer_screens = seen.host_screens, seen.peer_screens
+    host_hints, peer_hints = seen.host_hints, seen.peer_hints
 
     async def play(host_keys: PipeInput, peer_keys: PipeInput) -> list[int]:
         hosting = asyncio.ensure_future(apart(host_table(
@@ -135,6 +149,13 @@ def test_r_on_both_result_screens_plays_a_new_table_at_the_same_address(tmp_path
 
     with pipe() as host_keys, pipe() as peer_keys:
         assert asyncio.run(play(host_keys, peer_keys)) == [0, 0]
+    return seen
+
+
+def test_r_on_both_result_screens_plays_a_new_table_at_the_same_address(tmp_path: Path) -> None:
+    seen = two_games(tmp_path)
+    host_screens, peer_screens, host_hints, peer_hints = (
+        seen.host_screens, seen.peer_screens, seen.host_hints, seen.peer_hints)
     assert len(host_screens) == len(peer_screens) == 2
     assert host_hints[0].startswith("r: host another game at this address")
     assert peer_hints[0].startswith("r: take a seat at the host's next game")
@@ -142,9 +163,24 @@ def test_r_on_both_result_screens_plays_a_new_table_at_the_same_address(tmp_path
     assert first != second
     assert [table_id(screen) for screen in peer_screens] == [first, second]
     assert all(screen.source.results() is not None for screen in host_screens + peer_screens)
-    for home in (ann.home, bea.home):  # new secrets for the new table, on both machines
+    for home in (seen.ann.home, seen.bea.home):  # new secrets for the new table, on both machines
         drawn = masters(home)
         assert set(drawn) == {first, second} and drawn[first] != drawn[second]
+
+
+def my_seat(screen: TableScreen) -> int | None:
+    assert isinstance(screen.source, NetTable)
+    return screen.source.table.my_seat
+
+
+def test_a_rematch_keeps_everyones_seat_the_host_chose_seat_2_and_keeps_it(tmp_path: Path) -> None:
+    seen = two_games(tmp_path, host_seat=1)  # atoll host --seat 2: Bea, who chose none, has seat 1
+    assert [my_seat(screen) for screen in seen.host_screens] == [1, 1]  # not the first free seat again
+    assert [my_seat(screen) for screen in seen.peer_screens] == [0, 0]
+    rematch = seen.host_screens[1].source
+    assert isinstance(rematch, NetTable) and rematch.table.lobby is not None
+    kept = {k["name"]: k["seat"] for k in rematch.table.lobby.kept}
+    assert kept == {"Ann": 1, "Bea": 0}  # in the signed open entry, so every peer seats alike
 
 
 def test_waiting_for_the_next_game_gives_up_with_a_line_saying_what_to_do() -> None:

@@ -181,7 +181,8 @@ def test_a_quote_mark_or_say_begins_table_talk(typed: str) -> None:
 def test_a_peers_person_plays_at_the_screen_and_reads_its_own_table_talk_once(tmp_path: Path) -> None:
     env = dict(os.environ, ATOLL_HOME=str(tmp_path / "host"))
     command = [sys.executable, "-m", "atoll.cli.main", "host", "kariba", "--seats", "2", "--bots", "1",
-               "--bot-kind", "random", "--headless", "--bind", "127.0.0.1", "--no-announce", "--quiet"]
+               "--bot-kind", "random", "--headless", "--bind", "127.0.0.1", "--no-announce", "--quiet",
+               "--bot-delay", "0"]  # a person plays: unpaced, as this test looks not at the pace
     host = subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.DEVNULL, text=True, start_new_session=True)
     try:
