@@ -39,16 +39,59 @@ class InstalledGame:
     """The plugin's module (empty: the module of the game's class)."""
 
 
+@dataclass(frozen=True)
+class Claim:
+    """One plugin's claim to a game name: the plugin and the distribution (and version) it comes from."""
+
+    plugin: str
+    source: str
+    version: str
+
+
+@dataclass
+class GameConflict:
+    """A game name that two or more plugins claim. None of them is loaded under it: which one won
+    would depend on the order the entry points happen to come in (docs/decisions/0025-authors.md)."""
+
+    name: str
+    claims: list[Claim]
+
+    @property
+    def reason(self) -> str:
+        """What is wrong and what to do, without the game's name: ``provided by both atoll 1.0 and
+        atoll-kariba 0.1: neither loads; uninstall one (pip uninstall atoll-kariba)``."""
+        sources = [c.source for c in self.claims]
+        shared = len(set(sources)) < len(sources)  # one distribution twice: its plugins tell them apart
+        texts = [c.source + (f" {c.version}" if c.version != "unknown" else "")
+                 + (f" (plugin {c.plugin!r})" if shared else "") for c in self.claims]
+        listed = ", ".join(texts[:-1]) + f" and {texts[-1]}"
+        both = "both " if len(texts) == 2 else "each of "
+        outside = [s for s in dict.fromkeys(sources) if s != "atoll"]
+        if len(set(sources)) == 1:
+            fix = f"give one of {sources[0]}'s games another name"
+        else:
+            fix = f"uninstall one (pip uninstall {outside[-1]})"
+        return f"provided by {both}{listed}: neither loads; {fix}"
+
+    def __str__(self) -> str:
+        return f"game {self.name!r} is {self.reason}"
+
+
 @dataclass
 class Registry:
-    """Every installed game and bot kind, and the plugins that could not be loaded."""
+    """Every installed game and bot kind, the game names several plugins claim, and the plugins that
+    could not be loaded."""
 
     games: dict[str, InstalledGame] = field(default_factory=dict)
     bots: dict[str, BotKind] = field(default_factory=dict)
     problems: list[PluginError] = field(default_factory=list)
+    conflicts: dict[str, GameConflict] = field(default_factory=dict)
 
     def game(self, name: str) -> Game:
-        """The game called ``name``; raises :class:`UnknownGame` listing the installed ones."""
+        """The game called ``name``; raises :class:`UnknownGame` listing the installed ones, or naming
+        the plugins that all claim ``name``."""
+        if name in self.conflicts:
+            raise UnknownGame(str(self.conflicts[name]))
         try:
             return self.games[name].game
         except KeyError:
@@ -110,16 +153,24 @@ def load_registry(
         for entry in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
             dist = entry.dist.name if entry.dist is not None else "unknown"
             version = entry.dist.version if entry.dist is not None else "unknown"
+            # Two distributions may name their entry points alike (both `kariba`); pluggy refuses a
+            # name twice, so the later one is told apart by its distribution and its games still load.
+            name = entry.name if manager.get_plugin(entry.name) is None else f"{entry.name}@{dist}"
             try:
                 plugin = within(entry.load, limit)  # a plugin that hangs at import must not hang the rest
-                manager.register(plugin, name=entry.name)
             except TimeoutError as exc:
-                registry.problems.append(PluginError(entry.name, f"did not finish loading: {exc}"))
+                registry.problems.append(PluginError(name, f"did not finish loading: {exc}"))
                 continue
             except Exception as exc:  # a broken plugin must not take the others down
-                registry.problems.append(PluginError(entry.name, f"failed to load: {exc!r}"))
+                registry.problems.append(PluginError(name, f"failed to load: {exc!r}"))
                 continue
-            sources[entry.name] = (dist, version)
+            if manager.is_registered(plugin):
+                loaded = manager.get_name(plugin)
+                problem = f"loads {entry.value}, as plugin {loaded!r} does: its games count once"
+                registry.problems.append(PluginError(name, problem))
+                continue
+            manager.register(plugin, name=name)
+            sources[name] = (dist, version)
             # The distribution of an entry point also names the source of any other plugin
             # module under the same top-level package, without scanning every installed one.
             tops.setdefault(entry.value.split(".")[0].split(":")[0], dist)
@@ -203,8 +254,15 @@ def _add(
     name = getattr(getattr(item, "info", None), "name", None)
     if not isinstance(name, str):
         return f"game {type(item).__name__} has no GameInfo in 'info'"
+    claim = Claim(plugin, source[0], source[1])
+    if name in registry.conflicts:
+        registry.conflicts[name].claims.append(claim)
+        return None
     if name in registry.games:
-        return f"game {name!r} is already provided by {registry.games[name].plugin!r}"
+        first = registry.games.pop(name)
+        registry.conflicts[name] = GameConflict(name, [Claim(first.plugin, first.source, first.version)])
+        registry.conflicts[name].claims.append(claim)
+        return None
     game = guard(item, source[0], limit)
     problem = _smoke_test(game)
     if problem:

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 import atoll
-from atoll.authoring.new_plugin import FILES, TemplateError, generate, placeholders
+from atoll.authoring.new_plugin import FILES, TemplateError, check_not_installed, generate, placeholders
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -175,3 +175,26 @@ def test_the_script_is_executable_and_runs_the_generator() -> None:
     script = ROOT / "scripts" / "new-plugin"
     assert script.stat().st_mode & stat.S_IXUSR
     assert "-m atoll.authoring.new_plugin" in script.read_text()
+
+
+def test_a_name_an_installed_game_has_is_refused_in_one_line(tmp_path: Path) -> None:
+    """Issue 30: a plugin named `kariba`, once installed, took the built-in Kariba's place."""
+    done = run(sys.executable, "-m", "atoll.authoring.new_plugin", "kariba", tmp_path / "plugin")
+    assert done.returncode == 2
+    assert done.stderr == (
+        "new-plugin: a game named 'kariba' is installed already (atoll games lists it); choose another "
+        "name, as two games of one name both stop loading\n"
+    )
+    assert not (tmp_path / "plugin").exists()
+
+
+def test_atoll_new_plugin_refuses_an_installed_name_in_any_case(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from atoll.cli.main import main
+
+    assert main(["new-plugin", "kiribati", str(tmp_path / "plugin")]) == 2
+    assert "a game named 'kiribati' is installed already" in capsys.readouterr().err
+    with pytest.raises(TemplateError, match="a game named 'Survival' is installed already"):
+        check_not_installed("survival", ["Survival"])
+    assert not (tmp_path / "plugin").exists()

@@ -11,6 +11,7 @@ import pytest
 
 from atoll import hookimpl
 from atoll import registry as registry_module
+from atoll.cli.main import main
 from atoll.errors import UnknownGame
 from atoll.registry import load_registry
 from tests.games import highcard
@@ -106,13 +107,85 @@ def test_a_game_that_crashes_on_setup_is_named() -> None:
     assert "breaks the game API" in str(problem) and "crashing" in str(problem)
 
 
-def test_two_plugins_with_one_game_name_keep_the_first() -> None:
+def test_two_plugins_with_one_game_name_load_neither_and_name_both() -> None:
     copy = ModuleType("copycat")
     copy.atoll_games = hookimpl(lambda: [highcard.HighCard()])  # type: ignore[attr-defined]
     registry = load_registry(entry_points=False, extra=[("one", highcard), ("two", copy)])
-    assert registry.games["highcard"].plugin == "one"
-    [problem] = registry.problems
-    assert problem.plugin == "two" and "already provided" in str(problem)
+    assert "highcard" not in registry.games
+    assert [claim.plugin for claim in registry.conflicts["highcard"].claims] == ["one", "two"]
+    assert registry.problems == []
+    with pytest.raises(UnknownGame, match="'highcard' is provided by both tests and copycat: neither loads"):
+        registry.game("highcard")
+
+
+def copy_of(game: str, title: str) -> str:
+    """A plugin module whose game is High Card under the name ``game``."""
+    return f"""
+        from tests.games.highcard import HighCard
+        from atoll import hookimpl, GameInfo
+
+        class Copy(HighCard):
+            info = GameInfo({game!r}, {title!r}, 2, 3)
+
+        @hookimpl
+        def atoll_games():
+            return [Copy()]
+    """
+
+
+def install_two_copies(site: Path, entry_names: tuple[str, str]) -> None:
+    """atoll-copy-a and atoll-copy-b, each with a game called `othercard`, under these entry points."""
+    for letter, entry in zip("ab", entry_names, strict=True):
+        module, source = f"fake_copy_{letter}", copy_of("othercard", letter)
+        fake_distribution(site, f"atoll-copy-{letter}", {entry: module}, {module: source})
+
+
+def test_two_distributions_claiming_one_game_name_are_both_named_and_neither_wins(site: Path) -> None:
+    """Both distributions name their entry point alike too: pluggy's own refusal of a name taken
+    twice must not decide which game loads."""
+    install_two_copies(site, ("othercard", "othercard"))
+    registry = load_registry()
+    assert "othercard" not in registry.games
+    conflict = registry.conflicts["othercard"]
+    assert sorted(claim.source for claim in conflict.claims) == ["atoll-copy-a", "atoll-copy-b"]
+    assert str(conflict).startswith("game 'othercard' is provided by both atoll-copy-")
+    assert not [p for p in registry.problems if "othercard" in str(p)]
+
+
+def test_a_plugin_cannot_replace_a_built_in_game(site: Path) -> None:
+    """Issue 30: `new-plugin kariba`, installed, dropped the built-in Kariba with a raw pluggy error."""
+    copy = copy_of("kariba", "Kariba")
+    fake_distribution(site, "atoll-kariba", {"kariba": "fake_kariba"}, {"fake_kariba": copy})
+    registry = load_registry()
+    assert "kariba" not in registry.games
+    assert registry.problems == []
+    reason = registry.conflicts["kariba"].reason
+    assert "atoll 1.0" not in reason and "atoll-kariba 1.0" in reason  # the fake's version, not atoll's
+    assert reason.endswith("neither loads; uninstall one (pip uninstall atoll-kariba)")
+
+
+def test_atoll_games_lists_a_name_two_distributions_claim_in_one_line_naming_both(
+    site: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    install_two_copies(site, ("copy_a", "copy_b"))
+    assert main(["games"]) == 0
+    out, err = capsys.readouterr()
+    [line] = [line for line in out.splitlines() if "othercard" in line or "atoll-copy" in line]
+    assert line.startswith("othercard ") and "atoll-copy-a 1.0 and atoll-copy-b 1.0" in line
+    assert any(row.startswith("kariba ") for row in out.splitlines())  # the others still list
+    assert err == ""
+
+
+def test_playing_a_name_two_distributions_claim_is_refused_naming_both(
+    site: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    install_two_copies(site, ("copy_a", "copy_b"))
+    assert main(["sim", "OtherCard", "--games", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.splitlines()[-1] == (
+        "atoll sim: game 'othercard' is provided by both atoll-copy-a 1.0 and atoll-copy-b 1.0: neither "
+        "loads; uninstall one (pip uninstall atoll-copy-b)"
+    )
 
 
 def test_the_built_in_bots_come_through_the_bot_hook() -> None:

@@ -14,7 +14,7 @@ import argparse
 import keyword
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from importlib import resources
 from pathlib import Path
 
@@ -60,6 +60,26 @@ def check_name(name: str) -> None:
         raise TemplateError(
             f"game name {name!r} must be a lower-case Python identifier: a letter, then letters, "
             "digits or underscores (for example: dice_race)"
+        )
+
+
+def check_not_installed(name: str, installed: Collection[str] | None = None) -> None:
+    """Refuse a game name an installed game already has (ignoring case, as ``atoll play`` reads
+    names): a second game of that name would load neither (docs/decisions/0025-authors.md).
+
+    :param installed: the game names to compare with; default: every game the registry finds, and
+        every name several plugins already claim.
+    """
+    if installed is None:
+        from atoll.registry import load_registry  # loads every plugin: only when a plugin is written
+
+        found = load_registry()
+        installed = [*found.games, *found.conflicts]
+    taken = [game for game in installed if game.casefold() == name.casefold()]
+    if taken:
+        raise TemplateError(
+            f"a game named {taken[0]!r} is installed already (atoll games lists it); choose another "
+            "name, as two games of one name both stop loading"
         )
 
 
@@ -129,6 +149,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Write the plugin and say what was written and what to do next; :class:`TemplateError` if it
     cannot be written as asked."""
+    check_name(args.name)
+    check_not_installed(args.name)
     try:
         files = generate(args.name, args.dir, args.example)
     except OSError as exc:

@@ -18,7 +18,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """List the games."""
-    found = registry(quiet=args.json)
+    # a game name several plugins claim is a line of the listing, and a warning under --json
+    found = registry(quiet=args.json, conflicts=args.json)
     rows: list[dict[str, JSON]] = []
     for name in sorted(found.games):
         installed = found.games[name]
@@ -33,12 +34,15 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0
-    if not rows:
+    if not rows and not found.conflicts:
         print("no games installed")
         return 0
+    lines = {name: f"{name:<16} {conflict.reason}" for name, conflict in found.conflicts.items()}
     for row in rows:
         seats = f"{row['min_seats']}-{row['max_seats']} seats"
         variants = ", ".join(row["variants"])
         name, title, source = row["name"], row["title"], row["source"]
-        print(f"{name:<16} {title:<28} {seats:<11} variants: {variants}  (from {source})")
+        lines[str(name)] = f"{name:<16} {title:<28} {seats:<11} variants: {variants}  (from {source})"
+    for name in sorted(lines):
+        print(lines[name])
     return 0

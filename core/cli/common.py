@@ -16,12 +16,15 @@ from atoll.errors import UnknownGame
 from atoll.registry import Registry, load_registry
 
 
-def registry(*, quiet: bool = False) -> Registry:
-    """Load every plugin; unless ``quiet``, warn on stderr about each plugin that failed."""
+def registry(*, quiet: bool = False, conflicts: bool = True) -> Registry:
+    """Load every plugin; unless ``quiet``, warn on stderr about each plugin that failed, and (when
+    ``conflicts``, even if ``quiet``) about each game name several plugins claim."""
     found = load_registry()
-    if not quiet:
-        for problem in found.problems:
-            print(f"atoll: warning: {problem}", file=sys.stderr)
+    warnings: list[object] = [] if quiet else [*found.problems]
+    if conflicts:
+        warnings.extend(found.conflicts.values())
+    for warning in warnings:
+        print(f"atoll: warning: {warning}", file=sys.stderr)
     return found
 
 
@@ -72,11 +75,13 @@ def use_think(found: Registry, seconds: float | None) -> Registry:
 
 
 def game_name(found: Registry, typed: str) -> str:
-    """The installed game ``typed`` names, ignoring case (``Kariba`` is ``kariba``); the typed name
-    itself when none fits, so the registry's error lists the installed games."""
-    if typed in found.games:
-        return typed
-    fitting = [name for name in found.games if name.casefold() == typed.casefold()]
+    """The installed game ``typed`` names, ignoring case (``Kariba`` is ``kariba``); raises
+    :class:`UnknownGame` listing the installed games when none fits, or naming the plugins that all
+    claim the name."""
+    names = [*found.games, *found.conflicts]
+    fitting = [typed] if typed in names else [name for name in names if name.casefold() == typed.casefold()]
+    if len(fitting) == 1 and fitting[0] in found.conflicts:
+        raise UnknownGame(str(found.conflicts[fitting[0]]))
     if len(fitting) == 1:
         return fitting[0]
     installed = ", ".join(sorted(found.games)) or "none"
