@@ -181,6 +181,7 @@ class TableScreen:
         if mine and waiting.seat != self.viewer and waiting.seat is not None:
             self.handoff = waiting.seat
             self.buffer.reset()
+            self.message = []  # "you played: bid 13" is the previous player's, maybe a secret
         if mine and not self._was_mine:
             self.app.output.bell()
         self._was_mine = mine
@@ -489,12 +490,12 @@ class TableScreen:
         rematch = self.rematch_hint() if callable(self.rematch_hint) else self.rematch_hint
         if over and self.can_rematch and rematch and not refused:  # before "you played: ..."
             return [("class:hint", rematch)]
+        if self.handoff is not None:  # nothing of the previous player's, whatever was said to them
+            return [("class:hint", "press Enter when only the next player can see the screen")]
         if self.message:
             return self.message
         if self.overlay is not None:
             return [("class:hint", "Esc or q closes · PgUp/PgDn or ↑/↓ scroll")]
-        if self.handoff is not None:
-            return [("class:hint", "press Enter when only the next player can see the screen")]
         state = self.buffer.complete_state
         current = state.current_completion if state is not None else None
         text = current.text if current is not None else self.buffer.text.strip()
