@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import abc
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from atoll.chance import Request
 from atoll.errors import IllegalAction
@@ -105,8 +105,10 @@ class Game(abc.ABC):
         """What ``seat`` (``None``: a spectator) may see: the public state and its own ``known``."""
 
     @abc.abstractmethod
-    def render(self, view: Mapping[str, JSON]) -> Fragments:
-        """Draw a view as styled text for the terminal."""
+    def render(self, view: dict[str, Any]) -> Fragments:
+        """Draw a view as styled text for the terminal. ``view`` is what :meth:`view` returned, typed as
+        loosely as the state: an override may take it as ``State``, ``dict[str, Any]`` or
+        ``Mapping[str, JSON]`` and read it with no ``isinstance`` checks for mypy."""
 
     @abc.abstractmethod
     def describe(self, state: State, action: Action) -> str:
@@ -122,6 +124,15 @@ class Game(abc.ABC):
         """A log line for chance answering ``request`` in ``state`` with the public ``outcome``
         (``"red rolls 3 and 5"``), or ``None`` for the client's own words (``"chance: picked 2"``)."""
         return None
+
+    def describe_chance_after(
+        self, state: State, request: Request, outcome: Mapping[str, JSON], after: State
+    ) -> str | None:
+        """The log line for chance, able to read ``after``, the state once ``resolve`` took the outcome
+        in (``"Bea wins the 8 with her bid of 13"``: the winner is in ``after``, the rules need not
+        run twice). The client asks this one; by default it is :meth:`describe_chance`'s line, so a
+        game overrides either."""
+        return self.describe_chance(state, request, outcome)
 
     def describe_chance_to(
         self, state: State, request: Request, outcome: Mapping[str, JSON], seat: int, known: Knowledge

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -28,7 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="print the final state and result instead of stepping through the game")
 
 
-def plain(game: Game, view: Mapping[str, JSON]) -> str:
+def plain(game: Game, view: dict[str, JSON]) -> str:
     """A view rendered as plain text."""
     return "".join(text for _, text in game.render(view))
 

@@ -1,10 +1,11 @@
 """The one narrator: the log line of every step of a match, for local, network and replayed games.
 
-A game describes its own actions (``describe_log``) and may word chance (``describe_chance``, and
-``describe_chance_to`` for what one seat alone saw); chance it does not word and sealed choices are
-the engine's, so they are worded here, from public facts only. Each step is worded from the state
-before it, which the match keeps beside its events (:attr:`~atoll.engine.match.Match.before`): no
-screen keeps a second copy of the game to word its log.
+A game describes its own actions (``describe_log``) and may word chance (``describe_chance_after``,
+by default ``describe_chance``, and ``describe_chance_to`` for what one seat alone saw); chance it
+does not word and sealed choices are the engine's, so they are worded here, from public facts only.
+Each step is worded from the state before it (chance also from the state after it), which the match
+keeps beside its events (:attr:`~atoll.engine.match.Match.before`): no screen keeps a second copy of
+the game to word its log.
 """
 
 from __future__ import annotations
@@ -37,8 +38,10 @@ class Narrator:
     def catch_up(self, match: Match) -> list[LogLine]:
         """The lines of ``match``'s events not worded yet (the game's wording failing is a fault the
         caller reports: the events stay untold)."""
+        states = [*match.before, match.state]  # the state before each event, and after the last
         lines = [
-            narrate(match.game, event, match.before[index], self.names(), self.tellable, match.knowledge)
+            narrate(match.game, event, states[index], self.names(), self.tellable, match.knowledge,
+                    after=states[index + 1])
             for index, event in enumerate(match.events[self.told:], start=self.told)
         ]
         self.told = len(match.events)
@@ -52,13 +55,16 @@ def narrate(
     names: Sequence[str],
     tellable: Sequence[int],
     knowledge: Callable[[int], Knowledge],
+    *,
+    after: State,
 ) -> LogLine:
     """The log line of one match ``event`` (see :data:`~atoll.engine.match.Event`), worded from the
-    state ``before`` it, with the own wordings of the ``tellable`` seats (from their ``knowledge``)."""
+    state ``before`` it (and, for chance, the state ``after`` it), with the own wordings of the
+    ``tellable`` seats (from their ``knowledge``)."""
     if "request" in event:
         request = request_from_json(event["request"])
         outcome: dict[str, JSON] = event["outcome"]
-        text = game.describe_chance(before, request, outcome)
+        text = game.describe_chance_after(before, request, outcome, after)
         privately = tuple(
             (seat, said) for seat in tellable
             if (said := game.describe_chance_to(before, request, outcome, seat, knowledge(seat)))

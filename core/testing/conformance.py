@@ -713,14 +713,15 @@ def check_render(playout: Playout) -> None:
     """Everything a client draws can be drawn, at every step of the playout: ``render(view)`` gives a
     list of ``(style, text)`` string pairs for every seat and the spectator; ``describe`` gives every
     legal action a line of text; and the log's words are text (``describe_log`` a line for the action
-    taken, ``describe_chance`` a line or ``None``). A game whose drawing fails in any position fails.
+    taken, ``describe_chance_after``, by default ``describe_chance``, a line or ``None``). A game whose
+    drawing fails in any position fails.
 
     ``describe_log`` is also asked for every legal action (not only the one taken) at a few decisions
     spread over the playout: a client may word an action it was told of before it happens.
     """
     game = playout.game
     viewers: list[int | None] = [*range(playout.config.seats), None]
-    for m in playout.moments:
+    for m, following in zip(playout.moments, [*playout.moments[1:], None], strict=True):
         for viewer in viewers:
             _check_drawing(playout, m, viewer)
         for action in m.legal:
@@ -728,8 +729,8 @@ def check_render(playout: Playout) -> None:
         event = m.event
         if event is None:
             continue
-        if isinstance(m.step, Chance):
-            line = game.describe_chance(m.state, m.step.request, event["outcome"])
+        if isinstance(m.step, Chance) and following is not None:
+            line = game.describe_chance_after(m.state, m.step.request, event["outcome"], following.state)
             if line is not None and (not isinstance(line, str) or not line.strip()):
                 raise playout.fail("render", f"describe_chance gave {line!r}; give a line of text, or "
                                    "None for the client's own words", m.index)

@@ -25,7 +25,7 @@ from atoll.game import Game
 
 #: The game's methods that are rules or read the state: while one runs, random numbers are a hidden input.
 WATCHED_METHODS = ("setup", "next", "legal_actions", "apply", "resolve", "view", "render", "describe",
-                   "describe_log", "describe_chance", "parse")
+                   "describe_log", "describe_chance", "describe_chance_after", "parse")
 
 #: The ``random`` module's functions (bound to its hidden global instance) a rule might call.
 _MODULE_FUNCTIONS = ("random", "randint", "randrange", "randbytes", "choice", "choices", "shuffle", "sample",
