@@ -8,6 +8,7 @@ which has (docs/decisions/0013-every-laptop.md). Elsewhere the default loop alre
 from __future__ import annotations
 
 import asyncio
+import signal
 from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
@@ -21,7 +22,37 @@ def loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
     return asyncio.SelectorEventLoop if system.WINDOWS else None
 
 
-def run(main: Coroutine[Any, Any, T]) -> T:
-    """Run ``main`` to its end as :func:`asyncio.run` does, on the loop :func:`loop_factory` chooses."""
+def run(main: Coroutine[Any, Any, T], *, terminate: bool = False) -> T:
+    """Run ``main`` to its end as :func:`asyncio.run` does, on the loop :func:`loop_factory` chooses.
+
+    ``terminate``: SIGTERM stops ``main`` as Ctrl-C does, cancelling it so that its ``finally`` blocks
+    run (a host stops its bot processes there), then raises :class:`KeyboardInterrupt`. Python's own
+    SIGTERM ends the process at once, cleaning up nothing.
+    """
     with asyncio.Runner(loop_factory=loop_factory()) as runner:
-        return runner.run(main)
+        return runner.run(_interruptible(main) if terminate else main)
+
+
+async def _interruptible(main: Coroutine[Any, Any, T]) -> T:
+    """``main``, cancelled by SIGTERM, which then raises :class:`KeyboardInterrupt`."""
+    loop = asyncio.get_running_loop()
+    task = asyncio.current_task()
+    terminated: list[bool] = []
+
+    def on_sigterm() -> None:
+        terminated.append(True)
+        if task is not None:
+            task.cancel()
+
+    try:
+        loop.add_signal_handler(signal.SIGTERM, on_sigterm)
+    except (NotImplementedError, RuntimeError, ValueError):  # Windows' loop, or not the main thread
+        return await main
+    try:
+        return await main
+    except asyncio.CancelledError:
+        if terminated:
+            raise KeyboardInterrupt from None
+        raise
+    finally:
+        loop.remove_signal_handler(signal.SIGTERM)

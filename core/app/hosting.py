@@ -7,6 +7,7 @@ and secrets, sockets, DNS-SD, bot processes) and tears it down again, also when 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import secrets
 import shutil
@@ -67,6 +68,9 @@ from atoll.table.peer import Chooser
 from atoll.table.table import HOST_TIMEOUT_S, Event, Table
 from atoll.web.server import PageServer, WebAddress
 from atoll.wire import KeptSeat, Kind, OnLeave
+
+#: How long each bot process may take to finish once the game is over, in seconds, before it is stopped.
+BOT_PATIENCE_S = 10.0
 
 
 @dataclass(frozen=True)
@@ -403,6 +407,7 @@ async def _serve(
     key_task: asyncio.Task[None] | None = None
     announcer: Announcer | None = None
     bots: list[subprocess.Popen[bytes]] = []
+    patience = 0.0  # interrupted (Ctrl-C, SIGTERM) or failed: the bots are stopped at once
     say = say_endings if plan.quiet else say_event
     ending, port = FINISHED, plan.port
     page: PageServer | None = None
@@ -471,6 +476,7 @@ async def _serve(
                 # resumed: if no seat comes back, the table went on (or ended) under another seat
                 alone = lobby.host_timeout * (len(table.successors()) + 1) + 10.0
             await run_host(host, socket, choose, _with_seats(say, table, announcer), alone_limit=alone)
+        patience = BOT_PATIENCE_S
     finally:
         if key_task is not None:
             key_task.cancel()
@@ -479,7 +485,7 @@ async def _serve(
         socket.close()
         if keys is not None:
             keys.close()
-        _stop(bots)
+        _stop(bots, patience)
         if page is not None:
             await page.close()
     return Served(report(table, files.log), ending, port)
@@ -586,15 +592,18 @@ def bot_command(
     return command
 
 
-def _stop(processes: list[subprocess.Popen[bytes]]) -> None:
-    """Wait for the bot processes to finish; stop the ones that do not."""
+def _stop(processes: list[subprocess.Popen[bytes]], patience: float) -> None:
+    """Give the bot processes ``patience`` seconds each to finish (the game is over: they close their
+    side of it), then stop the ones still running, all at once: SIGTERM, and SIGKILL after 5 s."""
     for process in processes:
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(timeout=patience)
+    running = [process for process in processes if process.poll() is None]
+    for process in running:
+        process.send_signal(signal.SIGTERM)
+    for process in running:
         try:
-            process.wait(timeout=10)
+            process.wait(timeout=5)
         except subprocess.TimeoutExpired:
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+            process.kill()
+            process.wait()

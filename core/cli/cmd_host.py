@@ -146,7 +146,8 @@ def run(args: argparse.Namespace) -> int:
             raise AtollError("--resume takes back a table as it was opened: give no GAME (or give TABLE)")
         profile = open_profile(data_root(), name=args.player, fallback_name=login_name("host"))
         try:
-            return eventloop.run(resume_host(args.resume or None, found, profile, quiet=args.quiet))
+            resumed = resume_host(args.resume or None, found, profile, quiet=args.quiet)
+            return eventloop.run(resumed, terminate=True)
         except KeyboardInterrupt:
             print("atoll host: interrupted; resume the table with: atoll host --resume", file=sys.stderr)
             return 130
@@ -209,7 +210,7 @@ def run(args: argparse.Namespace) -> int:
         bot_delay=args.bot_delay,
     )
     try:
-        return eventloop.run(host_table(plan, found, profile))
+        return eventloop.run(host_table(plan, found, profile), terminate=True)
     except KeyboardInterrupt:
         print("atoll host: interrupted; resume the table with: atoll host --resume", file=sys.stderr)
         return 130
