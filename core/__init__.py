@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from atoll.guide import Guide
     from atoll.hookspecs import hookimpl
     from atoll.jsondata import JSON, clone
+    from atoll.numbering import seat_label
     from atoll.scoresheet import ScoreLine, ScoreSheet, places_by
     from atoll.tensors import Tensors
     from atoll.types import (
@@ -79,6 +80,7 @@ _HOMES: dict[str, str] = {
     "ScoreLine": "atoll.scoresheet",
     "ScoreSheet": "atoll.scoresheet",
     "places_by": "atoll.scoresheet",
+    "seat_label": "atoll.numbering",
     "Shuffle": "atoll.chance",
     "State": "atoll.types",
     "Step": "atoll.types",
@@ -140,4 +142,5 @@ __all__ = [
     "clone",
     "hookimpl",
     "places_by",
+    "seat_label",
 ]

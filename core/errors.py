@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from atoll.numbering import seat_label
+
 
 class AtollError(Exception):
     """Base of every error atoll raises on purpose."""
@@ -31,7 +33,7 @@ class CheatDetected(AtollError):
     """A step that fails a fairness check; ``seat`` names who is to blame."""
 
     def __init__(self, seat: int | None, message: str) -> None:
-        super().__init__(f"seat {seat}: {message}" if seat is not None else message)
+        super().__init__(f"{seat_label(seat)}: {message}" if seat is not None else message)
         self.seat = seat
 
 

@@ -10,6 +10,7 @@ from atoll.chance import Request
 from atoll.errors import IllegalAction
 from atoll.guide import Guide
 from atoll.jsondata import JSON
+from atoll.numbering import seat_label
 from atoll.scoresheet import ScoreSheet
 from atoll.types import Action, Config, GameInfo, Knowledge, State, Step
 
@@ -144,7 +145,7 @@ class Game(abc.ABC):
 
     def describe_log(self, state: State, seat: int, action: Action) -> str:
         """A line for the game log after ``seat`` took ``action`` in ``state`` (public words only)."""
-        return f"seat {seat}: {self.describe(state, action)}"
+        return f"{seat_label(seat)}: {self.describe(state, action)}"
 
     def action_bound(self, config: Config) -> int:
         """An upper bound on the number of legal actions in any state (adapters that number
@@ -187,8 +188,9 @@ class Game(abc.ABC):
         return None
 
     def seat_names(self, config: Config) -> Sequence[str]:
-        """Names of the seats (colours, for instance) in seat order."""
-        return [f"seat {i}" for i in range(config.seats)]
+        """Names of the seats (colours, for instance) in seat order; by default ``"seat 1"``, ...,
+        numbered from 1 as people read seats (the index ``seat`` of the API counts from 0)."""
+        return [seat_label(i) for i in range(config.seats)]
 
     # -- at a network table (optional) --
 

@@ -37,6 +37,7 @@ from atoll.engine.match import Match
 from atoll.errors import MalformedInput
 from atoll.game import Game
 from atoll.jsondata import JSON
+from atoll.numbering import seat_label
 from atoll.randomness import Stream
 from atoll.registry import Registry
 from atoll.types import Config
@@ -113,7 +114,8 @@ def play_game(
         if ended is None:
             if decisions >= max_steps:
                 raise StuckGame(f"{game.info.name}: no end after {max_steps} decisions")
-            raise StuckGame(f"{game.info.name}: seat {simulator.seat()} must decide but has no legal action")
+            stuck = seat_label(simulator.seat())
+            raise StuckGame(f"{game.info.name}: {stuck} must decide but has no legal action")
         results = ended
     else:
         agents: list[Bot | None] = [None] * seats

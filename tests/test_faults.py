@@ -207,7 +207,7 @@ def test_atoll_audit_of_a_forfeit_says_ran_out_of_time_and_names_no_cheat(tmp_pa
     tick(net, 31.0)  # the turn time and the host's margin
     done = atoll(tmp_path, "audit", str(written(net, tmp_path / "log.jsonl")))
     assert done.returncode == 3, done.stdout + done.stderr
-    assert f"seat {late} forfeits" in done.stderr and "ran out of time" in done.stderr
+    assert f"seat {late + 1} forfeits" in done.stderr and "ran out of time" in done.stderr
     assert "cheat" not in (done.stdout + done.stderr).lower()
     verdict = json.loads(atoll(tmp_path, "audit", str(tmp_path / "log.jsonl"), "--json").stdout)
     assert verdict["outcome"] == "forfeited" and verdict["seat"] == late and verdict["reason"] == "forfeit"
@@ -256,10 +256,10 @@ def test_a_forfeit_is_printed_as_running_out_of_time_never_as_a_cheat(
     from atoll.table.reasons import forfeited
     from atoll.table.table import Event
 
-    ending = forfeited(1, "seat 1 (Bea)", "0, 2")
+    ending = forfeited(1, "seat 2 (Bea)", "seats 1, 3")
     say_event(Event(ending.text, 40, ending=ending))
     printed = capsys.readouterr().out
-    assert printed == "seat 1 forfeits: seat 1 (Bea) ran out of time (witnessed by seats 0, 2)\n"
+    assert printed == "seat 2 forfeits: seat 2 (Bea) ran out of time (witnessed by seats 1, 3)\n"
 
 
 def test_a_call_that_cannot_be_stopped_is_reported_by_name(monkeypatch: pytest.MonkeyPatch) -> None:

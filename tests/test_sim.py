@@ -141,7 +141,7 @@ def test_no_games_is_an_error(found: Registry) -> None:
 def test_the_text_report_names_each_seat(cli: None, capsys: pytest.CaptureFixture[str]) -> None:
     assert sim("highcard", "--games", "10") == 0
     out = capsys.readouterr().out
-    assert "seat 0 (random):" in out and "seat 1 (random):" in out and "games/s" in out
+    assert "seat 1 (random):" in out and "seat 2 (random):" in out and "games/s" in out
 
 
 class Terminal(io.StringIO):

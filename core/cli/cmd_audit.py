@@ -40,8 +40,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "entries for one position is shown as evidence naming the host (exit 1)")
     parser.add_argument("--expect", action="append", default=[], type=_expectation,
                         metavar="SEAT=FINGERPRINT",
-                        help="the identity fingerprint a seat must have (repeatable); "
-                             "any other is refused (exit 2)")
+                        help="the identity fingerprint a seat (counted from 1, as audit lists them) must "
+                             "have (repeatable); any other is refused (exit 2)")
     parser.add_argument("--json", action="store_true", help="print the result as one JSON object")
 
 
@@ -110,6 +110,8 @@ def _holds_fair_transcript(path: Path) -> bool:
 
 def _expectation(text: str) -> tuple[int, str]:
     seat, sep, fingerprint = text.partition("=")
-    if not sep or not seat.strip().isdigit() or not fingerprint.strip():
-        raise argparse.ArgumentTypeError(f"expected SEAT=FINGERPRINT, e.g. 1=k3qz-7rma-..., not {text!r}")
-    return int(seat), fingerprint.strip()
+    if not sep or not seat.strip().isdigit() or int(seat) < 1 or not fingerprint.strip():
+        raise argparse.ArgumentTypeError(
+            f"expected SEAT=FINGERPRINT with seats counted from 1, e.g. 1=k3qz-7rma-..., not {text!r}"
+        )
+    return int(seat) - 1, fingerprint.strip()  # the log's seats count from 0

@@ -26,6 +26,7 @@ from atoll.cli.common import (
     bot_delay,
     game_name,
     registry,
+    seat_index,
     use_think,
     variant_name,
 )
@@ -63,7 +64,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
              "(default: a bot made for the game if installed, else search, else random)",
     )
     parser.add_argument("--seed", type=int, help="seed of the dice and shuffles (default: random, printed)")
-    parser.add_argument("--seat", type=int, default=0, help="your seat, counted from 0 (default: 0)")
+    parser.add_argument("--seat", type=seat_index, default=0, metavar="N",
+                        help="your seat, counted from 1 as the seat bar shows (default: 1)")
     parser.add_argument("--humans", type=int, default=1, metavar="N",
                         help="people taking turns at this keyboard, at the first N seats (default: 1)")
     parser.add_argument("--name", help="your name at the table (remembered for next time)")

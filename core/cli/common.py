@@ -28,6 +28,14 @@ def registry(*, quiet: bool = False, conflicts: bool = True) -> Registry:
     return found
 
 
+def seat_index(text: str) -> int:
+    """A seat a person typed, counted from 1 as every screen counts them, as the index the game API
+    uses (counted from 0); ``argparse`` refuses anything else in one line."""
+    if not text.strip().isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"a seat is a number from 1 (the first seat), not {text!r}")
+    return int(text) - 1
+
+
 def add_game_arguments(parser: argparse.ArgumentParser, *, optional_game: bool = False) -> None:
     """The arguments every command that sets up a game takes: the game, its variant and seats."""
     if optional_game:

@@ -16,6 +16,7 @@ from atoll.engine.save import save
 from atoll.errors import AtollError, CorruptSave
 from atoll.game import Game
 from atoll.jsondata import digest
+from atoll.numbering import seat_label
 from atoll.registry import Registry
 from atoll.types import Config
 
@@ -77,7 +78,8 @@ def start_local_game(
     game = registry.game(name)
     config = game.configure(seats, variant)
     if not 0 <= seat < config.seats:
-        raise SetupError(f"seat {seat} does not exist: {game.info.title} has seats 0-{config.seats - 1} here")
+        raise SetupError(f"{seat_label(seat)} does not exist: {game.info.title} has seats 1-{config.seats} "
+                         "here")
     others = bot_seats(config.seats, seat)
     kinds = list(bots) or [default_bot(registry, name)]
     if len(kinds) == 1:
@@ -118,7 +120,8 @@ def new_local_table(
         raise SetupError(f"{humans} people cannot sit at {config.seats} seats: give --humans 1-{config.seats}"
                          if config.seats > 1 else f"{humans} people cannot sit at one seat")
     if not 0 <= seat < config.seats:
-        raise SetupError(f"seat {seat} does not exist: {game.info.title} has seats 0-{config.seats - 1} here")
+        raise SetupError(f"{seat_label(seat)} does not exist: {game.info.title} has seats 1-{config.seats} "
+                         "here")
     if humans > 1 and seat != 0:
         raise SetupError("with several people at one terminal they take the first seats; leave out --seat")
     people = [seat] if humans == 1 else list(range(humans))

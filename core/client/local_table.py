@@ -23,6 +23,7 @@ from atoll.errors import AtollError, CorruptSave, Fault
 from atoll.faultlog import record_fault
 from atoll.game import Fragments, Game
 from atoll.jsondata import JSON, canonical
+from atoll.numbering import seat_label
 from atoll.scoresheet import ScoreSheet
 from atoll.types import Action, Chance, Config, Decision, End, Results
 
@@ -108,7 +109,7 @@ class LocalTable:
             return
         seat = int(event["seat"])
         if not 0 <= seat < self.config.seats:
-            raise CorruptSave(f"seat {seat} does not exist in this {self.config.seats}-seat game")
+            raise CorruptSave(f"{seat_label(seat)} does not exist in this {self.config.seats}-seat game")
         if "sealed" in event:
             values = [faces[handle] for handle in event["sealed"]]
             self._act(seat, {"secret": values})

@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from atoll.engine.match import Match
 from atoll.engine.observation import Agent, Observation
 from atoll.errors import AtollError
+from atoll.numbering import seat_label
 from atoll.types import Action, Decision, End
 
 
@@ -46,7 +47,7 @@ def run(
             observation = observe(match, step.seat)
             if not observation.legal:
                 name = match.game.info.name
-                raise StuckGame(f"{name}: seat {step.seat} must decide but has no legal action")
+                raise StuckGame(f"{name}: {seat_label(step.seat)} must decide but has no legal action")
             action = agents[step.seat].choose(observation)
             if on_action is not None:
                 on_action(match, step.seat, action)

@@ -12,6 +12,7 @@ from atoll.engine.resolver import Resolver
 from atoll.errors import AmbiguousAction, IllegalAction, MalformedInput, ProtocolViolation, UnknownAction
 from atoll.game import Game
 from atoll.jsondata import JSON, canonical
+from atoll.numbering import seat_label
 from atoll.types import Action, Chance, Config, Decision, End, Knowledge, State, Step
 
 #: One entry of the public log: ``{"seat", "action"}``, ``{"seat", "sealed"}`` (with ``"at_once":
@@ -147,11 +148,12 @@ class Match:
         """
         step = self.step()
         if not isinstance(step, Decision):
-            raise ProtocolViolation(f"seat {seat} acted, but no seat is to decide now")
+            raise ProtocolViolation(f"{seat_label(seat)} acted, but no seat is to decide now")
         if seat not in self.waiting_for():
             if seat in step.deciders:
-                raise ProtocolViolation(f"seat {seat} has already chosen; the others are choosing")
-            raise ProtocolViolation(f"seat {seat} acted out of turn; seat {step.seat} is to decide")
+                raise ProtocolViolation(f"{seat_label(seat)} has already chosen; the others are choosing")
+            raise ProtocolViolation(
+                f"{seat_label(seat)} acted out of turn; {seat_label(step.seat)} is to decide")
         if not isinstance(action, dict):
             raise MalformedInput(f"an action is a JSON object, not {action!r}")
         if step.secret:
@@ -162,7 +164,7 @@ class Match:
             raise MalformedInput(f"'reveal' must map handles to faces: {reveal!r}")
         unknown = [] if remote else [h for h in reveal if h not in self.known[seat]]
         if unknown:
-            raise IllegalAction(f"seat {seat} cannot show {', '.join(unknown)}: not in its hand")
+            raise IllegalAction(f"{seat_label(seat)} cannot show {', '.join(unknown)}: not in its hand")
         if reveal:
             self.resolver.prove(seat, reveal)
         before = self.state
@@ -179,7 +181,7 @@ class Match:
             raise MalformedInput(f"a secret decision needs 'secret': [values], got {action!r}")
         legal = {canonical(a) for a in self.game.legal_actions(self.state, seat, self.known[seat])}
         if canonical(action) not in legal:
-            raise IllegalAction(f"seat {seat} may not seal {values!r} now")
+            raise IllegalAction(f"{seat_label(seat)} may not seal {values!r} now")
         self._seal(seat, values)
 
     def act_sealed_unseen(self, seat: int, count: int) -> None:
@@ -189,7 +191,7 @@ class Match:
         """
         step = self.step()
         if not isinstance(step, Decision) or seat not in self.waiting_for() or not step.secret:
-            raise ProtocolViolation(f"seat {seat} sealed a choice, but it is not to seal one now")
+            raise ProtocolViolation(f"{seat_label(seat)} sealed a choice, but it is not to seal one now")
         self._seal(seat, [None] * count, seen=False)
 
     def _seal(self, seat: int, values: list[JSON], *, seen: bool = True) -> None:

@@ -26,6 +26,7 @@ from pathlib import Path
 from atoll.game import Game
 from atoll.net.encoding import canonical_bytes, normal_fingerprint, parse_json, strict_hex
 from atoll.net.envelope import Unauthenticated, open_envelope
+from atoll.numbering import seat_label
 from atoll.pin import GamePin, differs
 from atoll.table.log import BadEntry, HostEquivocated, read_log
 from atoll.table.reasons import EndReason
@@ -173,9 +174,9 @@ def report_lines(path: Path, report: LogAudit) -> list[str]:
         f"{path}: table {report.table}: {report.game} ({report.variant}), {report.entries} entries",
         f"  host: identity {report.host}",
     ]
-    lines += [f"  seat {seat}: {name}, identity {fp}" for seat, (name, fp) in enumerate(report.seats)]
+    lines += [f"  {seat_label(seat)}: {name}, identity {fp}" for seat, (name, fp) in enumerate(report.seats)]
     lines += [
-        f"  seat {seat} handed over at entry {seq}: from there on {name}, identity {fp}"
+        f"  {seat_label(seat)} handed over at entry {seq}: from there on {name}, identity {fp}"
         for seat, name, fp, seq in report.handed
     ]
     if report.pinned is None:
@@ -256,7 +257,7 @@ def audit_command(
     except DamagedLog as exc:
         return _tell(as_json, 2, "invalid", f"not a valid table log: {exc}", None)
     wrong = [
-        f"seat {seat} has identity {report.seats[seat][1]}, not {fp}"
+        f"{seat_label(seat)} has identity {report.seats[seat][1]}, not {fp}"
         for seat, fp in sorted(expect.items())
         if seat >= len(report.seats) or report.seats[seat][1] != normal_fingerprint(fp)
     ]

@@ -24,6 +24,7 @@ from atoll.fair.steps.seat import Participant
 from atoll.game import Game
 from atoll.guard import guard
 from atoll.jsondata import JSON
+from atoll.numbering import seat_label
 from atoll.table.resolver import NetResolver, Pending
 from atoll.types import Config, Decision, End
 from atoll.wire import Step
@@ -140,22 +141,24 @@ class TableEngine:
         """Refuse (ProtocolViolation) a move that cannot be taken now, without changing anything."""
         waiting = self.waiting()
         if self.resolver.in_together():
-            raise ProtocolViolation(f"seat {seat} moved, but the seats decide at once now: each seals its "
-                                    "choice with its commitment")
+            raise ProtocolViolation(f"{seat_label(seat)} moved, but the seats decide at once now: each "
+                                    "seals its choice with its commitment")
         if waiting.seat is None:
             raise ProtocolViolation(
-                f"seat {seat} moved, but the table waits for "
+                f"{seat_label(seat)} moved, but the table waits for "
                 + ("protocol messages" if waiting.owed else "nobody")
             )
         if waiting.seat != seat:
-            raise ProtocolViolation(f"seat {seat} moved out of turn; seat {waiting.seat} is to move")
+            raise ProtocolViolation(
+                f"{seat_label(seat)} moved out of turn; {seat_label(waiting.seat)} is to move")
         if body.get("at") != len(self.match.events):
             raise ProtocolViolation(
-                f"seat {seat}'s move is for step {body.get('at')}, "
+                f"{seat_label(seat)}'s move is for step {body.get('at')}, "
                 f"the game is at step {len(self.match.events)}"
             )
         if waiting.secret != ("sealed" in body):
-            raise ProtocolViolation(f"seat {seat} must {'seal' if waiting.secret else 'make'} a choice now")
+            raise ProtocolViolation(
+                f"{seat_label(seat)} must {'seal' if waiting.secret else 'make'} a choice now")
 
     def act(self, seat: int, body: dict[str, Any]) -> None:
         """A move of ``seat`` from the log (``{"at", "action"}`` or ``{"at", "sealed": count}``)."""
@@ -163,7 +166,7 @@ class TableEngine:
         if "sealed" in body:
             count = body["sealed"]
             if type(count) is not int or not 1 <= count <= 64:
-                raise ProtocolViolation(f"seat {seat} sealed {count!r} values; 1-64 expected")
+                raise ProtocolViolation(f"{seat_label(seat)} sealed {count!r} values; 1-64 expected")
             values = self._sealed_values.pop(seat, None) if seat == self.seat else None
             if seat == self.seat and (values is None or len(values) != count):
                 raise ProtocolViolation(f"this peer holds no {count} sealed values for its seat")
@@ -174,7 +177,7 @@ class TableEngine:
             return
         action = body.get("action")
         if not isinstance(action, dict):
-            raise ProtocolViolation(f"seat {seat}'s move carries no action object")
+            raise ProtocolViolation(f"{seat_label(seat)}'s move carries no action object")
         self._pending = (seat, action)
         self.pump()
 

@@ -13,6 +13,8 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from atoll.numbering import seat_label
+
 
 class EndReason(enum.Enum):
     """Why the game ended early; each member's value is how a line about it begins."""
@@ -61,12 +63,12 @@ class Ending:
 
 def cheated(seat: int | None, detail: str) -> Ending:
     """``seat`` signed something a check refutes (``detail`` says what)."""
-    return Ending(EndReason.CHEAT, f"seat {seat} {EndReason.CHEAT.value}: {detail}", seat)
+    return Ending(EndReason.CHEAT, f"{seat_label(seat)} {EndReason.CHEAT.value}: {detail}", seat)
 
 
 def forfeited(seat: int, who: str, witnesses: str) -> Ending:
-    """``seat`` (``who``) ran out of time; the seats ``witnesses`` witnessed it."""
-    text = f"seat {seat} {EndReason.FORFEIT.value}: {who} ran out of time (witnessed by seats {witnesses})"
+    """``seat`` (``who``) ran out of time; ``witnesses`` (``"seats 1, 3"``) witnessed it."""
+    text = f"{seat_label(seat)} {EndReason.FORFEIT.value}: {who} ran out of time (witnessed by {witnesses})"
     return Ending(EndReason.FORFEIT, text, seat)
 
 

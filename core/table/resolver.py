@@ -23,6 +23,7 @@ from atoll.fair.steps.record import Record
 from atoll.fair.steps.referee import Referee
 from atoll.fair.steps.seat import Participant
 from atoll.jsondata import JSON, canonical, same
+from atoll.numbering import seat_label
 
 
 class Pending(Exception):
@@ -117,7 +118,7 @@ class NetResolver:
             return
         if values is not None:
             if self.me is None or self.me.seat != seat:
-                raise ProtocolViolation(f"this peer cannot seal values for seat {seat}")
+                raise ProtocolViolation(f"this peer cannot seal values for {seat_label(seat)}")
             self.me.prepare_seal(handles, values)
         self._begin(steps.for_seal(seat, handles))
 

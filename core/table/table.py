@@ -56,6 +56,7 @@ from atoll.game import Game
 from atoll.jsondata import canonical
 from atoll.net.encoding import canonical_bytes
 from atoll.net.envelope import MAX_MESSAGE, Envelope, Unauthenticated, check_size, open_envelope, seal
+from atoll.numbering import seat_label, seats_label
 from atoll.pin import GamePin
 from atoll.seat_colours import seat_colours
 from atoll.table.engine import TableEngine
@@ -717,7 +718,7 @@ class Table:
             raise ValueError("the game has not started")
         if kind == Kind.LEAVE:
             if self.timeout is not None and self.timeout.seat == seat:
-                raise ValueError(f"seat {seat} has timed out; it cannot leave now")
+                raise ValueError(f"{seat_label(seat)} has timed out; it cannot leave now")
             if "to" in body or "box" in body:
                 if lobby.on_leave is not OnLeave.HAND:
                     raise ValueError("the host opened this table to end the game when a seat leaves")
@@ -730,7 +731,7 @@ class Table:
             if timeout is None or body.get("timeout") != timeout.seq:
                 raise ValueError(f"a {kind} names no open timeout")
             if seat == timeout.seat or seat in timeout.answered():
-                raise ValueError(f"seat {seat} cannot answer this timeout (again)")
+                raise ValueError(f"{seat_label(seat)} cannot answer this timeout (again)")
             if kind == Kind.REFUSE and (type(body.get("waited_ms")) is not int or body["waited_ms"] < 0):
                 raise ValueError("a refusal says how many milliseconds its seat had waited")
             owed = body.get("owed", [])
@@ -738,13 +739,13 @@ class Table:
                 raise ValueError(f"a refusal brings at most {OWED_MOST} of the late seat's messages")
             return
         if self.timeout is not None:
-            raise ValueError(f"the table is settling the timeout of seat {self.timeout.seat}")
+            raise ValueError(f"the table is settling the timeout of {seat_label(self.timeout.seat)}")
         if kind == Kind.MOVE:
             self.engine.check_move(seat, body)
         elif kind == Kind.FAIR:
             fair = body.get("msg")
             if not isinstance(fair, dict) or fair.get("seat") != seat:
-                raise ValueError(f"seat {seat} sent a protocol message that is not its own")
+                raise ValueError(f"{seat_label(seat)} sent a protocol message that is not its own")
             if not self.engine.resolver.busy():
                 raise ValueError("no protocol step waits for messages now")
         else:
@@ -763,7 +764,7 @@ class Table:
                 lobby.standby[author] = body["standby"]
             if isinstance(body.get("bot"), str):
                 lobby.bots[author] = body["bot"]
-            self._event(entry, f"{body['name']} takes seat {chair + 1}")  # its colour is on the seat bar
+            self._event(entry, f"{body['name']} takes {seat_label(chair)}")  # its colour is on the seat bar
             if lobby.full():
                 self._start(lobby)
             return
@@ -826,7 +827,8 @@ class Table:
         if self.timeout is not None:
             raise ValueError("a timeout is open already; a timeout cannot itself time out")
         if type(seat) is not int or seat not in self.waits_on():
-            raise ValueError(f"the game does not wait on seat {seat!r}; it waits on {list(self.waits_on())}")
+            waits = seats_label(list(self.waits_on()))
+            raise ValueError(f"the game does not wait on {seat_label(seat)}; it waits on {waits}")
 
     def _host_ruling(self, entry: Entry) -> None:
         message = entry.message
@@ -839,7 +841,7 @@ class Table:
         if message.kind == Kind.ABORT:
             assert self.timeout is not None
             late = self.timeout.seat
-            why = f"seat {late} ran out of time, but not every other seat witnessed it"
+            why = f"{seat_label(late)} ran out of time, but not every other seat witnessed it"
             self._stop(entry, aborted(late, why))
             return
         seat = int(message.body["seat"])
@@ -906,7 +908,7 @@ class Table:
             self._refuted(entry, timeout, lobby)
             return
         late = self._who(lobby.seated[timeout.seat])
-        seen = ", ".join(str(s) for s in sorted(timeout.witnesses))
+        seen = seats_label(sorted(timeout.witnesses))
         if len(timeout.witnesses) >= ATTRIBUTABLE_WITNESSES:
             out_of_time = f"{late} ran out of time (witnessed by seats {seen})"
             if self._go_on_without(entry, timeout.seat, out_of_time):
@@ -914,7 +916,7 @@ class Table:
             self._stop(entry, forfeited(timeout.seat, late, seen))  # named, but as late, not as a cheat
             self._left_behind(entry, timeout.seat)
         else:
-            self._stop(entry, aborted(timeout.seat, f"{late} ran out of time, witnessed only by seat {seen} "
+            self._stop(entry, aborted(timeout.seat, f"{late} ran out of time, witnessed only by {seen} "
                                                     "(one seat's word against another's)"))
 
     def _brought(self, refusal: Envelope, late: str) -> list[Envelope]:
@@ -1162,7 +1164,7 @@ class Table:
         if self.lobby is not None:
             seat = self.lobby.seat_of(author)
             if seat is not None:
-                return f"seat {seat} ({self.lobby.names.get(author, '?')})"
+                return f"{seat_label(seat)} ({self.lobby.names.get(author, '?')})"
             if author in self.lobby.names:
                 return self.lobby.names[author]
         return author[:16]

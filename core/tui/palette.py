@@ -12,6 +12,7 @@ from prompt_toolkit.formatted_text import FormattedText
 
 from atoll.client.console import usable_style
 from atoll.game import Fragments
+from atoll.numbering import seat_number
 from atoll.seat_colours import COLOURS, CYCLE, seat_colour
 
 #: ANSI colour names -> Okabe-Ito colours (distinct under the common colour-vision deficiencies).
@@ -43,7 +44,7 @@ class Look:
     def symbol(self, seat: int) -> str:
         """The seat's mark: a symbol and the seat's number counted from 1 (``"▲2"``)."""
         symbols = UNICODE_SYMBOLS if self.unicode else ASCII_SYMBOLS
-        return f"{symbols[seat % len(symbols)]}{seat + 1}"
+        return f"{symbols[seat % len(symbols)]}{seat_number(seat)}"
 
     def seat_style(self, seat: int, name: str) -> str:
         """The style of a seat's name: its colour word's colour, else one from the palette."""

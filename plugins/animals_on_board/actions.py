@@ -15,7 +15,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
-from atoll import Action, IllegalAction, Knowledge, State
+from atoll import Action, IllegalAction, Knowledge, State, seat_label
 from atoll.plugins.animals_on_board import rules, scoring
 from atoll.plugins.animals_on_board.meta import MOST_CRATES, is_face, order
 
@@ -111,11 +111,11 @@ def _split(state: State, action: Action) -> State:
     group = group_of(state, number)
     part = action["part"]
     if not isinstance(part, list) or not part or len(group) < 2:
-        raise IllegalAction(f"seat {seat} cannot split group {number} so: {action!r}")
+        raise IllegalAction(f"{seat_label(seat)} cannot split group {number} so: {action!r}")
     if part != [h for h in group if h in part] or group[0] in part or len(set(part)) != len(part):
         raise IllegalAction(
-            f"seat {seat} cannot split off {part!r} from group {number}: name tiles of the group in its "
-            "order, never its first tile, each once"
+            f"{seat_label(seat)} cannot split off {part!r} from group {number}: name tiles of the group in "
+            "its order, never its first tile, each once"
         )
     new = dict(state)
     groups = list(state["groups"])
@@ -141,7 +141,7 @@ def _take(state: State, action: Action) -> State:
     group = group_of(state, number)
     if len(group) > state["crates"][seat]:
         raise IllegalAction(
-            f"seat {seat} cannot take group {number}: its {len(group)} tiles cost {len(group)} crates "
+            f"{seat_label(seat)} cannot take group {number}: its {len(group)} tiles cost {len(group)} crates "
             f"and it has {state['crates'][seat]}"
         )
     new = dict(state)
@@ -169,7 +169,7 @@ def _forfeit(state: State) -> State:
     """A17: a player who can neither split nor take loses the turn and stays in the round."""
     seat = state["turn"]
     if splits(state) or takes(state, seat):
-        raise IllegalAction(f"seat {seat} cannot forfeit: it can split a group or take one")
+        raise IllegalAction(f"{seat_label(seat)} cannot forfeit: it can split a group or take one")
     new = dict(state)
     rules.after_turn(new)
     return new
@@ -181,8 +181,8 @@ def _cut(state: State, action: Action) -> State:
     discard = action.get("discard")
     if set(action) != {"discard"} or discard not in scoring.cut_options(state, seat):
         raise IllegalAction(
-            f"seat {seat} cannot discard {discard!r}: discard tiles of its ark, in ark order, down to ten, "
-            "leaving no species at exactly two"
+            f"{seat_label(seat)} cannot discard {discard!r}: discard tiles of its ark, in ark order, down to "
+            "ten, leaving no species at exactly two"
         )
     new = dict(state)
     arks, discarded = list(state["arks"]), list(state["discarded"])

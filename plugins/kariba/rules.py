@@ -41,6 +41,7 @@ from atoll import (
     Shuffle,
     State,
     Step,
+    seat_label,
 )
 
 MIN_SEATS, MAX_SEATS = 2, 4
@@ -202,10 +203,11 @@ def played_animal(state: State, action: Action) -> tuple[list[str], int]:
     if set(action) != {"play", "reveal"} or not isinstance(handles, list) or not isinstance(reveal, dict):
         raise IllegalAction(f"not a Kariba play: {action!r}; a play is {{'play': [handles], 'reveal': ...}}")
     if not handles:
-        raise IllegalAction(f"seat {seat} must play at least one card")
+        raise IllegalAction(f"{seat_label(seat)} must play at least one card")
     hand = state["hands"][seat]
     if not all(isinstance(h, str) and h in hand for h in handles) or len(set(handles)) != len(handles):
-        raise IllegalAction(f"seat {seat} cannot play {handles!r}: not all are distinct cards in its hand")
+        raise IllegalAction(
+            f"{seat_label(seat)} cannot play {handles!r}: not all are distinct cards in its hand")
     public = state["public"]
     hidden = [h for h in handles if h not in public]
     if len(reveal) != len(hidden) or not all(h in reveal for h in hidden):
@@ -215,13 +217,14 @@ def played_animal(state: State, action: Action) -> tuple[list[str], int]:
     if not isinstance(animal, int) or isinstance(animal, bool) or animal not in ANIMALS or any(
         face != animal for face in faces
     ):
-        raise IllegalAction(f"seat {seat} cannot play {handles!r}: the cards must all show one animal")
+        raise IllegalAction(f"{seat_label(seat)} cannot play {handles!r}: the cards must all show one animal")
     face_up = [h for h in hand if public.get(h) == animal]
     if handles != sorted(handles, key=lambda h: (h not in public, hand.index(h))) or [
         h for h in handles if h in public
     ] != face_up[: len(handles)]:
         raise IllegalAction(
-            f"seat {seat} plays {handles!r} out of order: cards taken face up first, then in hand order"
+            f"{seat_label(seat)} plays {handles!r} out of order: cards taken face up first, then in hand "
+            "order"
         )
     return handles, animal
 
@@ -254,7 +257,7 @@ def _draw(state: State, action: Action) -> State:
     seat = state["turn"]
     if action == {"draw": "pile"}:
         if not pile_size(state):
-            raise IllegalAction(f"seat {seat} cannot draw from the pile: it is empty")
+            raise IllegalAction(f"{seat_label(seat)} cannot draw from the pile: it is empty")
         new = dict(state)
         new["phase"], new["want"] = "refill", 1
         return new
@@ -262,10 +265,11 @@ def _draw(state: State, action: Action) -> State:
     if set(action) != {"take"} or not isinstance(handle, str):
         raise IllegalAction(f"not a Kariba draw: {action!r}; draw {{'draw': 'pile'}} or {{'take': handle}}")
     if handle not in state["row"]:
-        raise IllegalAction(f"seat {seat} cannot take {handle!r}: it is not a face-up card")
+        raise IllegalAction(f"{seat_label(seat)} cannot take {handle!r}: it is not a face-up card")
     animal = state["public"][handle]
     if handle != next(h for h in state["row"] if state["public"][h] == animal):
-        raise IllegalAction(f"seat {seat} cannot take {handle!r}: take the first face-up {animal} instead")
+        raise IllegalAction(
+            f"{seat_label(seat)} cannot take {handle!r}: take the first face-up {animal} instead")
     new = dict(state)
     hands = list(state["hands"])
     hands[seat] = [*hands[seat], handle]

@@ -47,13 +47,13 @@ def test_the_default_bot_is_one_made_for_the_game_when_a_plugin_offers_it(regist
 
 def test_one_bot_kind_fills_every_bot_seat(registry: Registry) -> None:
     local = start_local_game(registry, "highcard", seed=1, seats=4, bots=["random"])
-    assert local.model.names() == ["seat 0 (you)", "seat 1 (random bot)", "seat 2 (random bot)",
-                                   "seat 3 (random bot)"]
+    assert local.model.names() == ["seat 1 (you)", "seat 2 (random bot)", "seat 3 (random bot)",
+                                   "seat 4 (random bot)"]
 
 
 def test_the_player_may_take_another_seat(registry: Registry) -> None:
     local = start_local_game(registry, "highcard", seed=1, seats=3, seat=2, bots=["random"])
-    assert local.model.names()[2] == "seat 2 (you)"
+    assert local.model.names()[2] == "seat 3 (you)"  # seat index 2: the third seat
 
 
 def test_a_list_of_bot_kinds_must_give_one_per_bot_seat(registry: Registry) -> None:
@@ -67,7 +67,7 @@ def test_an_unknown_bot_kind_is_refused_naming_the_kinds_there_are(registry: Reg
 
 
 def test_a_seat_that_does_not_exist_is_refused(registry: Registry) -> None:
-    with pytest.raises(SetupError, match="seat 2 does not exist"):
+    with pytest.raises(SetupError, match="seat 3 does not exist: High Card has seats 1-2 here"):
         start_local_game(registry, "highcard", seed=1, seats=2, seat=2)
 
 

@@ -124,7 +124,7 @@ def test_tab_completes_the_beginning_the_fitting_texts_share() -> None:
 
 def test_it_is_not_your_turn_while_a_bot_decides() -> None:
     source = table()
-    with pytest.raises(Refused, match="it is not seat 0's turn"):
+    with pytest.raises(Refused, match="it is not seat 1's turn"):
         source.submit(0, "bet high")
 
 
@@ -223,7 +223,7 @@ def test_undo_takes_back_your_latest_move_and_the_bots_after_it() -> None:
     assert source.can_undo(0)
     source.undo(0)
     assert len(source.match.events) == last_own
-    assert source.log()[-1].text == "seat 0 took back a move"
+    assert source.log()[-1].text == "seat 1 took back a move"
 
 
 def test_nothing_to_undo_before_your_first_move() -> None:
@@ -239,9 +239,9 @@ def test_a_sealed_choice_reads_in_full_only_for_its_chooser() -> None:
     at_first_turn(source)
     source.submit(0, "bet high")
     line = source.log()[-1]
-    assert line.seen_by(0) == "seat 0: made a secret choice (bet high; only you know it)"
-    assert line.seen_by(1) == "seat 0: made a secret choice"
-    assert line.seen_by(None) == "seat 0: made a secret choice"
+    assert line.seen_by(0) == "seat 1: made a secret choice (bet high; only you know it)"
+    assert line.seen_by(1) == "seat 1: made a secret choice"
+    assert line.seen_by(None) == "seat 1: made a secret choice"
 
 
 def test_chance_that_shows_a_card_to_the_person_is_told_in_their_own_words() -> None:

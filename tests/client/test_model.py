@@ -20,7 +20,7 @@ def test_chance_runs_by_itself_until_your_first_decision(model: GameModel) -> No
     assert model.my_turn()
     assert [entry.text for entry in added] == [
         "chance: shuffled the deck (16 cards, face down)",
-        "chance: dealt cards face down: 2 to seat 0 (you), 2 to seat 1 (random bot)",
+        "chance: dealt cards face down: 2 to seat 1 (you), 2 to seat 2 (random bot)",
     ]
 
 
@@ -33,7 +33,7 @@ def test_your_hand_is_part_of_the_board(model: GameModel) -> None:
 def test_a_secret_decision_is_shown_as_such(model: GameModel) -> None:
     model.advance()
     assert model.secret()
-    assert model.turn() == "your turn (seat 0): a secret choice"
+    assert model.turn() == "your turn (seat 1): a secret choice"
     assert model.texts() == ["bet high", "bet low"]
 
 
@@ -41,14 +41,14 @@ def test_a_bots_secret_choice_is_logged_without_its_value(model: GameModel) -> N
     model.advance()
     model.take("bet high")
     added = model.advance()
-    assert [entry.text for entry in added] == ["seat 1 (random bot): made a secret choice"]
+    assert [entry.text for entry in added] == ["seat 2 (random bot): made a secret choice"]
 
 
 def test_your_own_secret_choice_is_logged_with_its_value_for_you(model: GameModel) -> None:
     model.advance()
     model.take("bet low")
     assert model.log[-1].seat == 0
-    assert model.log[-1].seen_by(0) == "seat 0 (you): made a secret choice (bet low; only you know it)"
+    assert model.log[-1].seen_by(0) == "seat 1 (you): made a secret choice (bet low; only you know it)"
 
 
 def test_a_unique_beginning_of_a_text_takes_that_action(model: GameModel) -> None:
@@ -108,7 +108,7 @@ def test_a_game_may_word_what_chance_did_itself_seeing_the_state_before() -> Non
     model.advance()
     assert [entry.text for entry in model.log[:2]] == [
         "the dealer shuffles (shuffle)",
-        "chance: dealt cards face down: 2 to seat 0 (you), 2 to seat 1 (random bot)",
+        "chance: dealt cards face down: 2 to seat 1 (you), 2 to seat 2 (random bot)",
     ]
 
 
@@ -123,9 +123,9 @@ def test_the_end_names_the_scores_and_the_winner() -> None:
     results = model.results()
     assert results is not None
     assert results.scores[0] == 14
-    assert model.result_lines()[0] == "game over: seat 0 (you) wins"
-    assert model.result_lines()[1].split() == ["1st", "seat", "0", "(you):", "14", "points"]
-    assert model.result_lines()[2].startswith("2nd   seat 1 (random bot): ")
+    assert model.result_lines()[0] == "game over: seat 1 (you) wins"
+    assert model.result_lines()[1].split() == ["1st", "seat", "1", "(you):", "14", "points"]
+    assert model.result_lines()[2].startswith("2nd   seat 2 (random bot): ")
     assert model.turn() == "the game is over"
 
 

@@ -39,7 +39,8 @@ def play(options: list[str], typed: str, data: Path) -> SessionResult:
 
 def test_play_is_a_subcommand_with_its_options() -> None:
     args = build_parser(["play"]).parse_args(["play", "kariba", "--seats", "3", "--bots", "search,random",
-                                      "--seed", "7", "--seat", "1", "--variant", "standard"])
+                                      "--seed", "7", "--seat", "2", "--variant", "standard"])
+    # --seat counts from 1, as the screens do; the index counts from 0
     assert (args.game, args.seats, args.bots, args.seed, args.seat) == ("kariba", 3, "search,random", 7, 1)
 
 

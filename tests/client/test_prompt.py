@@ -66,15 +66,15 @@ def test_before_each_decision_the_board_news_and_turn_are_shown(model: GameModel
     assert result.transcript[:4] == (
         "phase bet hand [['deck.0', 8], ['deck.1', 1]]",
         "so far:\n  chance: shuffled the deck (16 cards, face down)\n"
-        "  chance: dealt cards face down: 2 to seat 0 (you), 2 to seat 1 (random bot)",
-        "your turn (seat 0): a secret choice",
+        "  chance: dealt cards face down: 2 to seat 1 (you), 2 to seat 2 (random bot)",
+        "your turn (seat 1): a secret choice",
         "this choice is secret: the others learn only that you made it, until the game reveals it",
     )
 
 
 def test_the_others_moves_since_your_last_one_are_shown(model: GameModel, tmp_path: Path) -> None:
     result = play(model, "bet high\n", tmp_path)
-    assert "since your last move:\n  seat 1 (random bot): made a secret choice" in result.transcript
+    assert "since your last move:\n  seat 2 (random bot): made a secret choice" in result.transcript
 
 
 def test_an_unknown_action_is_explained_and_asked_again(model: GameModel, tmp_path: Path) -> None:
@@ -103,7 +103,7 @@ def test_board_draws_the_board_again(model: GameModel, tmp_path: Path) -> None:
 def test_log_shows_the_whole_game_so_far(model: GameModel, tmp_path: Path) -> None:
     result = play(model, "bet low\nlog\n", tmp_path)
     assert "the game so far:" in shown(result)
-    assert "seat 0 (you): made a secret choice (bet low; only you know it)" in shown(result)
+    assert "seat 1 (you): made a secret choice (bet low; only you know it)" in shown(result)
 
 
 def test_quit_asks_and_saves_when_told_to(model: GameModel, tmp_path: Path) -> None:
@@ -155,7 +155,7 @@ def test_a_command_word_that_is_also_a_legal_text_is_the_action(tmp_path: Path) 
     model.match.game = Quitters()
     result = play(model, "quit\n", tmp_path)
     mine = [entry.seen_by(0) for entry in model.log if entry.seat == 0]
-    assert mine == ["seat 0 (you): made a secret choice (quit; only you know it)"]
+    assert mine == ["seat 1 (you): made a secret choice (quit; only you know it)"]
     assert result.ending is Ending.CLOSED
 
 

@@ -70,5 +70,5 @@ def test_a_typed_action_changes_the_board_in_a_real_terminal(terminal: Terminal)
     terminal.type("bet high")
     after = terminal.wait_for("your move>")
     assert "phase play hand" in after
-    assert "seat 0 (you): made a secret choice" not in after  # news shows the others' moves only
-    assert "seat 1 (random bot): made a secret choice" in after
+    assert "seat 1 (you): made a secret choice" not in after  # news shows the others' moves only
+    assert "seat 2 (random bot): made a secret choice" in after

@@ -141,7 +141,7 @@ def test_the_cards_in_a_leaving_seats_hand_leave_with_it() -> None:
     resolver = left_table()
     with pytest.raises(ProtocolViolation, match="which left"):
         resolver.resolve(Reveal(("deck.0",)))
-    with pytest.raises(ProtocolViolation, match="seat 2: it is not at the table"):
+    with pytest.raises(ProtocolViolation, match="seat 3: it is not at the table"):
         resolver.resolve(Deal(((2, ("deck.7",)),)))
     resolver.finish()
     replay(resolver)  # the refused steps left no trace

@@ -61,7 +61,7 @@ def test_a_seat_cannot_open_another_seats_slot() -> None:
     box, book = SealBox(SECRET, TABLE, 0), CommitmentBook(TABLE)
     book.record(0, "s0-0.0", box.seal("s0-0.0", "storm"))
     opening = box.opening("s0-0.0")
-    with pytest.raises(CheatDetected, match="seat 0 committed to") as caught:
+    with pytest.raises(CheatDetected, match="seat 1 committed to") as caught:
         book.open(1, "s0-0.0", opening["salt"], opening["value"])
     assert caught.value.seat == 1
 

@@ -198,7 +198,7 @@ def test_a_commitment_replayed_from_another_seat_is_caught() -> None:
 def test_another_seat_cannot_open_the_owners_dice() -> None:
     resolver = table(3)
     resolver.resolve(CUP)
-    with pytest.raises(ProtocolViolation, match="sealed by seat 1"):
+    with pytest.raises(ProtocolViolation, match="sealed by seat 2"):
         resolver.prove(0, {"c1.0": 3})
 
 

@@ -44,12 +44,12 @@ def test_a_seat_whose_signed_opening_does_not_check_is_named_by_every_peer_and_b
     net.run()
     seat = cheat.table.my_seat
     honest = net.peers[0].table
-    assert honest.ended is not None and honest.ended.startswith(f"seat {seat} cheated")
+    assert honest.ended is not None and honest.ended.startswith(f"seat {seat + 1} cheated")
     report = audit_log(written(net, tmp_path / "log.jsonl"), REGISTRY.game, fingerprint)
     assert report.blame == seat and report.cheat is not None
     done = audit(tmp_path / "log.jsonl")
     assert done.returncode == 1, done.stderr
-    assert f"seat {seat}" in done.stderr and "Traceback" not in done.stderr
+    assert f"seat {seat + 1} cheated" in done.stderr and "Traceback" not in done.stderr
 
 
 def test_a_game_aborted_at_a_timeout_nobody_can_be_named_for_audits_as_exit_three(tmp_path: Path) -> None:

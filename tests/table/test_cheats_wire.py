@@ -177,7 +177,7 @@ def test_a_cheat_sent_over_the_wire_is_caught_and_its_seat_named_by_every_honest
             seat = wire.peers[CHEAT].table.my_seat  # seats go in the order the sits reached the host
             honest = [wire.peers[0], wire.peers[2]]  # the other seat and a spectator
             for table in [wire.host.table, *(p.table for p in honest)]:
-                assert table.ended is not None and table.ended.startswith(f"seat {seat} cheated"), (
+                assert table.ended is not None and table.ended.startswith(f"seat {seat + 1} cheated"), (
                     table is wire.host.table,
                     table.events[-3:],
                 )

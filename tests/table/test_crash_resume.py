@@ -119,7 +119,7 @@ def test_a_peer_that_stops_its_heartbeats_is_away_and_after_the_turn_time_forfei
     assert "bot 2 is away" in told
     # ran out of time: named as late, never as a cheat (decision 0015)
     assert report.cheat is None and report.reason is EndReason.FORFEIT and report.blame == seat
-    assert report.ended is not None and f"seat {seat} forfeits" in report.ended
+    assert report.ended is not None and f"seat {seat + 1} forfeits" in report.ended
     assert "ran out of time" in report.ended
 
 

@@ -81,10 +81,10 @@ def test_atoll_audit_checks_a_table_log_and_tells_a_damaged_file_from_a_cheat(tm
     log = sorted(tmp_path.rglob("log.jsonl"))[0]
     clean = audit(log)
     assert clean.returncode == 0, clean.stderr
-    seat0 = next(line for line in clean.stdout.splitlines() if "seat 0:" in line).split()[-1]
+    first = next(line for line in clean.stdout.splitlines() if "seat 1:" in line).split()[-1]
     assert "internally consistent and signed by these keys" in clean.stdout
-    assert audit(log, "--expect", f"0={seat0}").returncode == 0
-    assert audit(log, "--expect", "0=aaaa-bbbb-cccc-dddd-eeee-ffff").returncode == 2
+    assert audit(log, "--expect", f"1={first}").returncode == 0  # seats counted from 1, as listed
+    assert audit(log, "--expect", "1=aaaa-bbbb-cccc-dddd-eeee-ffff").returncode == 2
     lines = log.read_text().splitlines()
     entry = json.loads(lines[5])
     entry["msg"]["n"] += 1  # one number changed: the author's signature no longer covers it

@@ -63,7 +63,7 @@ def test_a_seat_that_lets_the_turn_time_pass_forfeits_when_two_other_seats_witne
     assert all(peer.table.timeout is None for peer in net.peers)  # not yet: every clock must see 30 s
     tick(net, 30.0 + MARGIN)
     for peer in net.peers:
-        assert peer.table.ended is not None and peer.table.ended.startswith(f"seat {late} forfeits")
+        assert peer.table.ended is not None and peer.table.ended.startswith(f"seat {late + 1} forfeits")
         assert all(event.blame is None for event in peer.table.events)  # late is not a cheat
         assert peer.table.ending is not None and peer.table.ending.reason is EndReason.FORFEIT
         assert peer.table.ending.seat == late and "ran out of time" in peer.table.ended
@@ -174,7 +174,7 @@ def test_a_seat_that_leaves_ends_the_game_with_a_clear_result_for_everyone() -> 
     net.send(2, net.peers[2].table.leave())
     for peer in net.peers:
         assert peer.table.over()
-        assert peer.table.ended == "seat 2 (p2) left the table; the game ends here, with no result"
+        assert peer.table.ended == "seat 3 (p2) left the table; the game ends here, with no result"
         assert all(event.blame is None for event in peer.table.events)
 
 

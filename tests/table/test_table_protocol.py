@@ -231,7 +231,7 @@ def test_a_modified_peer_that_opens_a_wrong_chain_link_is_caught_and_named_by_ev
     cheat._send_fair = send_wrong_link  # type: ignore[method-assign]
     net.run()
     for peer in net.peers:
-        assert peer.table.ended is not None and "seat 1" in peer.table.ended
+        assert peer.table.ended is not None and "seat 2 cheated" in peer.table.ended  # index 1
         assert any(event.blame == 1 for event in peer.table.events)
 
 

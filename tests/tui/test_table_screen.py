@@ -484,7 +484,7 @@ def test_the_result_screen_says_how_the_scores_were_counted_and_offers_a_rematch
         screen = TableScreen(source, input=keys, output=SizedOutput())
         result = asyncio.run(drive(screen, keys, Moves(moves)))
     assert result.ending is Ending.REMATCH
-    assert "game over:" in shown[0] and "seat 0 (Ann): " in shown[0] and "= the card played " in shown[0]
+    assert "game over:" in shown[0] and "seat 1 (Ann): " in shown[0] and "= the card played " in shown[0]
     assert "ties: the higher card wins the pot" in shown[0]
     assert "ties: the higher card wins the pot" in result.lines
 

@@ -60,6 +60,7 @@ from atoll.fair.primitives import shuffle_proof as proof_of_shuffle
 from atoll.fair.primitives.group import BASE, GroupError, Point
 from atoll.fair.primitives.hashing import PROTOCOL_VERSION, hash_hex
 from atoll.jsondata import JSON, canonical, clone, strict_hex
+from atoll.numbering import seat_label, seats_label
 
 #: A deck message: a JSON object (see the ``KIND_*`` constants for the fields of each kind).
 Message = dict[str, Any]
@@ -130,7 +131,7 @@ class MentalDeck:
 
     def __init__(self, spec: DeckSpec, seat: int | None, seed: bytes | None = None) -> None:
         if seat is not None and not 0 <= seat < spec.seats:
-            raise MalformedInput(f"seat {seat} is not at a deck of {spec.seats} seats")
+            raise MalformedInput(f"{seat_label(seat)} is not at a deck of {spec.seats} seats")
         if (seat is None) != (seed is None):
             raise MalformedInput("a seat needs its seed; a spectator has none")
         self.spec = spec
@@ -228,7 +229,7 @@ class MentalDeck:
         self.settle()
         sender = self._sender(message)
         if sender == self.seat:
-            raise ProtocolViolation(f"seat {sender} received a message in its own name")
+            raise ProtocolViolation(f"{seat_label(sender)} received a message in its own name")
         self._check_header(sender, message)
         kind = message["type"]
         if kind == KIND_SHUFFLE:
@@ -242,7 +243,7 @@ class MentalDeck:
         elif kind == KIND_SEED:
             self._on_seed(sender, message)
         else:
-            raise ProtocolViolation(f"seat {sender} sent a deck message of unknown type {kind!r}")
+            raise ProtocolViolation(f"{seat_label(sender)} sent a deck message of unknown type {kind!r}")
         self.log.append(clone(message))
         return self._my_turns()
 
@@ -260,7 +261,7 @@ class MentalDeck:
             raise ProtocolViolation(f"deck {self.spec.deck!r} is not shuffled and locked yet")
         if self._owing:
             raise ProtocolViolation(f"open round {self.round} of deck {self.spec.deck!r} still waits for "
-                                    f"seats {sorted(self._owing)}")
+                                    f"{seats_label(sorted(self._owing))}")
         normal, owing = self._plan(targets)
         self.round += 1
         self._targets, self._owing = normal, owing
@@ -288,7 +289,7 @@ class MentalDeck:
             raise ProtocolViolation(f"deck {self.spec.deck!r} is not shuffled and locked yet")
         if self._owing:
             raise ProtocolViolation(f"open round {self.round} of deck {self.spec.deck!r} still waits for "
-                                    f"seats {sorted(self._owing)}")
+                                    f"{seats_label(sorted(self._owing))}")
         return sorted(self._plan(targets)[1])
 
     def _plan(self, targets: Targets) -> tuple[list[list[Any]], dict[int, list[int]]]:
@@ -483,8 +484,9 @@ class MentalDeck:
         if done or (self.phase is phase and sender < self.turn):
             raise CheatDetected(sender, f"sent a second {what} of deck {self.spec.deck!r} (a replay)")
         if self.phase is not phase or sender != self.turn:
-            raise ProtocolViolation(f"seat {sender} sent its {what} out of turn: deck {self.spec.deck!r} "
-                                    f"waits for the {self.phase.value} of seat {self.turn}")
+            raise ProtocolViolation(f"{seat_label(sender)} sent its {what} out of turn: deck "
+                                    f"{self.spec.deck!r} waits for the {self.phase.value} of "
+                                    f"{seat_label(self.turn)}")
 
     # -- open rounds ------------------------------------------------------------------------
 
@@ -495,7 +497,7 @@ class MentalDeck:
             if not isinstance(card, int) or not 0 <= card < self.spec.size:
                 raise ProtocolViolation(f"deck {self.spec.deck!r} has no card {card!r}")
             if target is not None and (not isinstance(target, int) or not 0 <= target < self.spec.seats):
-                raise ProtocolViolation(f"card {card} cannot go to seat {target!r}")
+                raise ProtocolViolation(f"card {card} cannot go to {seat_label(target)}")
             normal.append([card, target])
         if not normal:
             raise ProtocolViolation("an open round must open at least one card")
@@ -505,15 +507,16 @@ class MentalDeck:
         holder = self._holder.get(card)
         if target is not None:
             if target in self._left:
-                raise ProtocolViolation(f"card {card} cannot be dealt to seat {target}: it left")
+                raise ProtocolViolation(f"card {card} cannot be dealt to {seat_label(target)}: it left")
             if card in self._public:
                 raise ProtocolViolation(f"card {card} is face up already; it cannot be dealt")
             if holder is not None and holder != target:
-                raise ProtocolViolation(f"card {card} was dealt to seat {holder}, not to seat {target}")
+                raise ProtocolViolation(
+                    f"card {card} was dealt to {seat_label(holder)}, not to {seat_label(target)}")
         seats = [s for s in range(self.spec.seats) if s != target and s not in self._keys[card]]
         gone = [s for s in seats if s in self._left]
         if gone:
-            raise ProtocolViolation(f"card {card} is in the hand of seat {gone[0]}, which left")
+            raise ProtocolViolation(f"card {card} is in the hand of {seat_label(gone[0])}, which left")
         return seats
 
     def _open_message(self, round_: int, targets: list[list[Any]], cards: list[int]) -> Message:
@@ -524,14 +527,15 @@ class MentalDeck:
     def _on_open(self, sender: int, message: Message) -> list[Message]:
         round_ = message.get("round")
         if not isinstance(round_, int):
-            raise ProtocolViolation(f"seat {sender} sent an open message without a round number")
+            raise ProtocolViolation(f"{seat_label(sender)} sent an open message without a round number")
         if round_ < self.round:
             raise CheatDetected(sender, f"replayed its keys of open round {round_} in round {self.round}")
         if round_ > self.round:
             if round_ == self.round + 1 and not self._owing and len(self._early) < 4 * self.spec.seats:
                 self._early.append(clone(message))  # another peer was told to open first
                 return []
-            raise ProtocolViolation(f"seat {sender} sent keys for open round {round_} in round {self.round}")
+            raise ProtocolViolation(
+                f"{seat_label(sender)} sent keys for open round {round_} in round {self.round}")
         if sender not in self._owing:
             raise CheatDetected(sender, f"sent keys it does not owe in open round {round_} (a replay or a "
                                         "second message)")
@@ -594,7 +598,7 @@ class MentalDeck:
 
     def _on_leave(self, sender: int, message: Message) -> None:
         if self.phase is not Phase.READY:
-            raise ProtocolViolation(f"seat {sender} left deck {self.spec.deck!r} before it was locked")
+            raise ProtocolViolation(f"{seat_label(sender)} left deck {self.spec.deck!r} before it was locked")
         if sender in self._left:
             raise CheatDetected(sender, "sent a second leave message (a replay)")
         expected = self._leave_cards(sender)
@@ -624,7 +628,8 @@ class MentalDeck:
         """Once every seat has opened its seed: every card's face, re-derived from the seeds alone."""
         missing = [s for s in range(self.spec.seats) if s not in self._seeds]
         if missing or self.phase is not Phase.READY:
-            raise ProtocolViolation(f"deck {self.spec.deck!r}: not locked, or seats {missing} kept seeds")
+            raise ProtocolViolation(
+                f"deck {self.spec.deck!r}: not locked, or {seats_label(missing)} kept seeds")
         secrets = [DeckSecrets.derive(self._seeds[s], self.spec.table, self.digest, s, self.spec.size)
                    for s in range(self.spec.seats)]
         return {c: self._decrypt(c, {s: secrets[s].card_keys[c] for s in range(self.spec.seats)})
@@ -717,7 +722,7 @@ class MentalDeck:
         if self.seat is None:
             raise ProtocolViolation("a spectator's copy of a deck sends no messages")
         if self.seat in self._left:
-            raise ProtocolViolation(f"seat {self.seat} left deck {self.spec.deck!r}")
+            raise ProtocolViolation(f"{seat_label(self.seat)} left deck {self.spec.deck!r}")
         return self.seat
 
     def _secret(self) -> DeckSecrets:

@@ -17,6 +17,7 @@ from atoll.errors import CheatDetected, MalformedInput, ProtocolViolation
 from atoll.fair.primitives.content import hex_bytes, same
 from atoll.fair.primitives.hashing import encode, hash_bytes, make_context
 from atoll.jsondata import JSON, canonical
+from atoll.numbering import seat_label
 
 #: Bytes of salt in every commitment.
 SALT_SIZE = 32
@@ -68,7 +69,7 @@ class SealBox:
     def opening(self, slot: str) -> dict[str, JSON]:
         """What opens ``slot``: its salt and value."""
         if slot not in self._values:
-            raise ProtocolViolation(f"seat {self.seat} has sealed nothing in slot {slot!r}")
+            raise ProtocolViolation(f"{seat_label(self.seat)} has sealed nothing in slot {slot!r}")
         salt = salt_for(self._secret, self.table, self.seat, slot)
         return {"salt": salt.hex(), "value": self._values[slot]}
 
@@ -102,10 +103,10 @@ class CommitmentBook:
         """Check ``seat``'s opening of ``slot``; return the value. A wrong opening is a cheat."""
         entry = self._commitments.get(slot)
         if entry is None:
-            raise ProtocolViolation(f"seat {seat} opened slot {slot!r}, which nobody committed to")
+            raise ProtocolViolation(f"{seat_label(seat)} opened slot {slot!r}, which nobody committed to")
         owner, committed = entry
         if owner != seat:
-            raise CheatDetected(seat, f"opened slot {slot!r}, which seat {owner} committed to")
+            raise CheatDetected(seat, f"opened slot {slot!r}, which {seat_label(owner)} committed to")
         salt_bytes = hex_bytes(seat, salt, SALT_SIZE, f"salt of slot {slot!r}")
         try:
             recomputed = commitment(self.table, seat, slot, salt_bytes, value)

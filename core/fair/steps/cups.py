@@ -25,6 +25,7 @@ from atoll.errors import CheatDetected, ProtocolViolation
 from atoll.fair.primitives.content import hex_bytes, same
 from atoll.fair.primitives.hashing import hash_bytes, hash_hex, make_context
 from atoll.jsondata import JSON
+from atoll.numbering import seat_label
 from atoll.randomness import Stream
 
 #: Bytes of a die's secret.
@@ -125,7 +126,7 @@ class CupBook:
         """This seat's commitments to the dice of ``request`` (its own cup)."""
         seat = self.seat
         if self._seed is None or seat is None or seat != request.to:
-            raise ProtocolViolation(f"seat {seat} cannot commit to seat {request.to}'s cup")
+            raise ProtocolViolation(f"{seat_label(seat)} cannot commit to {seat_label(request.to)}'s cup")
         return {h: die_commitment(self.table, seat, h, die_secret(self._seed, self.table, seat, h))
                 for h in request.handles()}
 
@@ -173,7 +174,8 @@ class CupBook:
         for handle in dice:
             cup = self.cups[self._die[handle]]
             if cup.owner != seat:
-                raise CheatDetected(seat, f"opened die {handle!r}, which is under seat {cup.owner}'s cup")
+                raise CheatDetected(
+                    seat, f"opened die {handle!r}, which is under {seat_label(cup.owner)}'s cup")
             if cup.joint is None or cup.draw is None:
                 raise ProtocolViolation(f"die {handle!r} has not been drawn yet")
             secret = hex_bytes(seat, openings[handle], SECRET_SIZE, f"secret of die {handle!r}")

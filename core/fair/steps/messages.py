@@ -32,6 +32,7 @@ from typing import Any
 from atoll.errors import MalformedInput, ProtocolViolation
 from atoll.fair.primitives.hashing import PROTOCOL_VERSION, hash_hex_canonical
 from atoll.jsondata import JSON, canonical, strict_hex
+from atoll.numbering import seat_label
 from atoll.wire import FAIR_FIELDS, FairKind
 
 #: A protocol message: a JSON object with exactly the fields of :data:`FIELDS`.
@@ -116,7 +117,7 @@ def parse_covered(message: JSON, *, table: str, seats: int) -> tuple[Message, by
         strict_hex(message["seen"], HEAD_SIZE, "seen")
         covered = covered_text(message)  # every field is plain JSON
     except MalformedInput as exc:
-        raise MalformedMessage(f"refused a message in seat {seat}'s name: {exc}") from exc
+        raise MalformedMessage(f"refused a message in {seat_label(seat)}'s name: {exc}") from exc
     parsed: Message = message
     return parsed, covered
 

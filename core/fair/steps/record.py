@@ -76,6 +76,7 @@ from atoll.fair.steps.messages import Message, NotForThisStep, content_digest, p
 from atoll.jsondata import JSON, canonical
 from atoll.jsondata import same as same_json
 from atoll.net.encoding import PUBLIC_KEY_SIZE
+from atoll.numbering import seat_label, seats_label
 from atoll.wire import FairKind, Step
 
 #: Bytes of a seat's secret seed, opened at the end.
@@ -189,11 +190,11 @@ class Record:
         seat's key), a sealed slot or a die of its not yet open. Every peer drops the seat at the same
         place in the log (the table decides it), so every record goes on alike."""
         if seat not in self.active():
-            raise ProtocolViolation(f"seat {seat!r} is not at the table")
+            raise ProtocolViolation(f"{seat_label(seat)} is not at the table")
         if self.deck.decks:
-            raise ProtocolViolation(f"seat {seat} holds a key to every card")
+            raise ProtocolViolation(f"{seat_label(seat)} holds a key to every card")
         if self.commitments.closed(seat) or self.cups.closed(seat):
-            raise ProtocolViolation(f"seat {seat} holds sealed values or dice that would never open")
+            raise ProtocolViolation(f"{seat_label(seat)} holds sealed values or dice that would never open")
         open_step = self.n >= 0 and bool(self._owed)
         self.left[seat] = self.n
         self._owed = [(s, kind) for s, kind in self._owed if s != seat]
@@ -220,15 +221,15 @@ class Record:
             raise ProtocolViolation(f"the table stopped when a cheat was caught ({self.cheat}); "
                                     "it takes no more steps")
         if self.forfeited is not None:
-            raise ProtocolViolation(f"seat {self.forfeited} forfeited; the table takes no more steps")
+            raise ProtocolViolation(f"{seat_label(self.forfeited)} forfeited; the table takes no more steps")
         if self.aborted is not None:
-            raise ProtocolViolation(f"the table was aborted waiting for seat {self.aborted}; "
+            raise ProtocolViolation(f"the table was aborted waiting for {seat_label(self.aborted)}; "
                                     "it takes no more steps")
         timeout = isinstance(step, dict) and step.get("step") == Step.TIMEOUT
         if self.n >= 0 and not self.complete() and not timeout:
             missing = ", ".join(str(s) for s, _ in self._owed)
             name = self.step.get("step")
-            raise ProtocolViolation(f"step {self.n} ({name}) still waits for seats {missing}")
+            raise ProtocolViolation(f"step {self.n} ({name}) still waits for {seats_label(missing)}")
         if not isinstance(step, dict) or step.get("n") != self.n + 1 or not isinstance(step.get("step"), str):
             raise ProtocolViolation(f"step {self.n + 1} expected, got announcement {str(step)[:120]}")
         name = step["step"]
@@ -295,7 +296,8 @@ class Record:
         msg, covered = parse_covered(message, table=self.table, seats=self.seats)
         seat, kind = msg["seat"], msg["kind"]
         if seat not in self.greeted and kind != FairKind.HELLO:
-            raise ProtocolViolation(f"a {kind!r} message in seat {seat}'s name, which has not said hello")
+            raise ProtocolViolation(
+                f"a {kind!r} message in {seat_label(seat)}'s name, which has not said hello")
         try:
             return self._take(msg, content_digest(msg, covered))
         except CheatDetected as exc:
@@ -309,16 +311,18 @@ class Record:
         what = message_label(msg["body"]) if kind == FairKind.DECK else kind
         self._check_consistent(seat, n, msg["seen"], what, digest, kind)
         if n != self.n or msg["step"] != self.step.get("step") or not same(msg["seen"], self.seen):
-            raise NotForThisStep(f"seat {seat}'s {what!r} message is for step {n} ({msg['step']}) of another "
+            raise NotForThisStep(f"{seat_label(seat)}'s {what!r} message is for step {n} ({msg['step']}) of "
+                                 "another "
                                  f"history than this table's step {self.n} ({self.step.get('step')}): "
                                  "dropped")
         if (seat, what) in self._got:
-            raise ProtocolViolation(f"seat {seat}'s {what!r} message of step {self.n} arrived twice")
+            raise ProtocolViolation(f"{seat_label(seat)}'s {what!r} message of step {self.n} arrived twice")
         if (seat, what) not in self._owed:
-            raise ProtocolViolation(f"seat {seat} sent {what!r} in step {self.n}, which owes it nothing")
+            raise ProtocolViolation(
+                f"{seat_label(seat)} sent {what!r} in step {self.n}, which owes it nothing")
         if self._in_turn and self._owed[0] != (seat, what):
-            raise ProtocolViolation(f"seat {seat} sent {what!r} out of turn; "
-                                    f"seat {self._owed[0][0]} is to send")
+            raise ProtocolViolation(f"{seat_label(seat)} sent {what!r} out of turn; "
+                                    f"{seat_label(self._owed[0][0])} is to send")
         body = msg["body"]
         missing = [name for name in _BODY_FIELDS.get(kind, ()) if name not in body]
         if missing:
@@ -399,7 +403,8 @@ class Record:
         if not isinstance(request, Roll) or request.to is None:
             raise ProtocolViolation(f"a cup step answers a private roll, not {step.get('request')!r}")
         if request.to not in self.active():
-            raise ProtocolViolation(f"cannot roll under seat {request.to}'s cup: it is not at the table")
+            raise ProtocolViolation(
+                f"cannot roll under {seat_label(request.to)}'s cup: it is not at the table")
         taken = [h for h in request.handles() if self.deck.has(h) or self.commitments.owner(h) is not None]
         self.cups.check_new(request, taken)
         self._owe([request.to], "cup/commit")
@@ -541,10 +546,12 @@ class Record:
         sealed, cards = self._split(sorted(claims))
         for owner in sealed:
             if owner != seat:
-                raise ProtocolViolation(f"seat {seat} claims slots {sealed[owner]}, sealed by seat {owner}")
+                raise ProtocolViolation(
+                    f"{seat_label(seat)} claims slots {sealed[owner]}, sealed by {seat_label(owner)}")
         strangers = [h for h in cards if self.deck.holder(h) != seat]
         if strangers:
-            raise ProtocolViolation(f"seat {seat} claims cards {strangers}, which were not dealt to it")
+            raise ProtocolViolation(
+                f"{seat_label(seat)} claims cards {strangers}, which were not dealt to it")
         self._proved: dict[str, JSON] = {}
         targets: dict[str, int | None] = {h: None for h in cards}
         if any(s != seat for s, _ in self.deck.plan_open(targets)):
@@ -576,7 +583,7 @@ class Record:
         owing = sorted(s for s, slots in sealed.items() if any(h not in opened for h in slots))
         gone = [s for s in owing if s in self.left]
         if gone:
-            raise ProtocolViolation(f"seats {gone} left and cannot open their sealed slots")
+            raise ProtocolViolation(f"{seats_label(gone)} left and cannot open their sealed slots")
         more = self.deck.begin_open({h: None for h in cards}) if cards else []
         self._owe(owing, "reveal", more=more)
 
@@ -596,7 +603,8 @@ class Record:
         if not isinstance(pile, str) or not isinstance(faces, list):
             raise ProtocolViolation(f"bad shuffle step {str(step)[:120]}")
         if self.left:
-            raise ProtocolViolation(f"pile {pile!r} cannot be shuffled after seats {sorted(self.left)} left")
+            raise ProtocolViolation(
+                f"pile {pile!r} cannot be shuffled after {seats_label(sorted(self.left))} left")
         if pile in self.cups.cups:
             raise ProtocolViolation(f"pile {pile!r} has the name of a cup rolled at this table")
         self._owe([], "", in_turn=True, more=self.deck.begin_shuffle(pile, faces, self.n))
@@ -615,7 +623,7 @@ class Record:
         targets: dict[str, int | None] = {}
         for seat, handles in to:
             if seat not in self.active():
-                raise ProtocolViolation(f"cannot deal to seat {seat!r}: it is not at the table")
+                raise ProtocolViolation(f"cannot deal to {seat_label(seat)}: it is not at the table")
             for handle in handles:
                 if handle in targets:
                     raise ProtocolViolation(f"card {handle!r} is dealt twice in one deal")
@@ -627,7 +635,7 @@ class Record:
     def _begin_leave(self, step: StepRecord) -> None:
         seat = step.get("seat")
         if seat not in self.active():
-            raise ProtocolViolation(f"seat {seat!r} is not at the table and cannot leave it")
+            raise ProtocolViolation(f"{seat_label(seat)} is not at the table and cannot leave it")
         self._owe([seat], "leave", more=self.deck.leave_labels(seat))
 
     def _on_leave(self, seat: int, body: dict[str, Any]) -> None:

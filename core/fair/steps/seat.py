@@ -38,6 +38,7 @@ from atoll.fair.steps.history import StepRecord
 from atoll.fair.steps.messages import Message, make
 from atoll.fair.steps.record import SEED_SIZE, Record
 from atoll.jsondata import JSON
+from atoll.numbering import seat_label
 from atoll.wire import Step
 
 
@@ -142,7 +143,7 @@ class Participant:
         step = self.record.step
         if step.get("step") != Step.SEAL or "seats" not in step or (self.seat, "seal/commit") \
                 not in self.record.owed():
-            raise ProtocolViolation(f"seat {self.seat} is not to seal a choice now")
+            raise ProtocolViolation(f"{seat_label(self.seat)} is not to seal a choice now")
         self.prepare_seal(handles, values)
         body = self._commit(list(handles))
         return self._message(step, "seal/commit", body)
@@ -150,7 +151,7 @@ class Participant:
     def _commit(self, handles: list[str]) -> dict[str, JSON]:
         """Commit to the prepared values under ``handles`` (each in its own slot)."""
         if sorted(self._pending_seal) != sorted(handles):
-            raise ProtocolViolation(f"seat {self.seat} was given no values to seal in {handles}")
+            raise ProtocolViolation(f"{seat_label(self.seat)} was given no values to seal in {handles}")
         commitments = {h: self._box.seal(h, self._pending_seal[h]) for h in handles}
         self.known.update(self._pending_seal)
         self._pending_seal = {}
