@@ -36,6 +36,7 @@ from atoll.app.person import (
     full_screen,
     host_sender,
     person_chooser,
+    play_in_lines,
     play_on_screen,
     say_event,
 )
@@ -469,6 +470,16 @@ async def _serve(
             if ending == LEFT and not table.over():
                 await close_table(host, socket)
                 print(f"table {plan.table_name!r} is closed for everyone: {table.ended}", flush=True)
+        elif person:  # no full screen here: the same table, line by line
+            ending = await play_in_lines(
+                table,
+                lambda mine, heard: run_host(host, socket, mine, _with_seats(heard, table, announcer)),
+                host_sender(host, socket),
+                role="sit",
+                hearing=host,
+                hosting=True,
+                note=f"others join with: atoll join --address {address}",
+            )
         else:
             lobby = table.lobby
             alone = None

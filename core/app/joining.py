@@ -27,6 +27,7 @@ from atoll.app.person import (
     Terminal,
     full_screen,
     person_chooser,
+    play_in_lines,
     play_on_screen,
     say_event,
 )
@@ -445,6 +446,17 @@ async def play(
                     leave_line="your seat is kept; take it again with: atoll join --resume",
                     terminal=terminal,
                     stand_in=person,
+                )
+                if ending == LEFT:
+                    return 0, ending
+            elif not bot and not quiet:  # no full screen here: the same table, line by line
+                ending = await play_in_lines(
+                    table,
+                    lambda mine, heard: follow(session, link, mine, heard),
+                    link.send,
+                    role=role,
+                    hearing=session,
+                    leave_line="your seat is kept; take it again with: atoll join --resume",
                 )
                 if ending == LEFT:
                     return 0, ending

@@ -1,16 +1,19 @@
-"""A person at a network table: the full-screen client in a terminal, the line-by-line prompt elsewhere.
+"""A person at a network table: the full-screen client in a terminal, the same table line by line elsewhere.
 
 :func:`play_on_screen` seats a person (or a spectator) at the table screen
 (:class:`~atoll.tui.screen.TableScreen` over :class:`~atoll.client.net_source.NetTable`) while the
-table's loop runs beside it; :func:`person_chooser` and :func:`say_event` are the prompt client kept
-for ``TERM=dumb`` and input or output that is not a terminal.
+table's loop runs beside it; :func:`play_in_lines` prints the same table line by line for ``TERM=dumb``
+and input or output that is not a terminal. :func:`person_chooser` and :func:`say_event` are the bare
+prompt and the events kept for ``--quiet``.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import sys
+import threading
 from collections.abc import Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
@@ -21,6 +24,7 @@ from atoll.engine.observation import Observation
 from atoll.errors import AmbiguousAction, UnknownAction
 from atoll.net.envelope import Envelope
 from atoll.net.transport import HostSocket
+from atoll.numbering import seat_label
 from atoll.system import full_screen_terminal
 from atoll.table.host import Sequencer
 from atoll.table.peer import Chooser
@@ -121,6 +125,60 @@ async def play_on_screen(
     return {Ending.LEFT: LEFT, Ending.REMATCH: REMATCH}.get(result.ending, FINISHED)
 
 
+async def play_in_lines(
+    table: Table,
+    serve: Serve,
+    send: Callable[[bytes], Awaitable[None]],
+    *,
+    role: str,
+    hearing: Hearing | None = None,
+    hosting: bool = False,
+    leave_line: str | None = None,
+    note: str | None = None,
+    typed: asyncio.Queue[str | None] | None = None,
+    write: Callable[[str], None] | None = None,
+) -> str:
+    """:func:`play_on_screen` line by line, for a terminal that holds no full screen (``TERM=dumb``,
+    a pipe): the same table, log, seats and result page, printed as they come
+    (:class:`~atoll.client.lines.LineTable`), the lines typed read from stdin (tests pass ``typed``
+    and ``write``). Returns :data:`FINISHED` or :data:`LEFT`."""
+    from atoll.client.lines import Ending, LineTable
+    from atoll.client.net_source import NetTable
+    from atoll.tui.palette import Look
+
+    away = (lambda: hearing.away) if hearing is not None else None
+    source = NetTable(table, role=role, send=send, hosting=hosting, leave_line=leave_line, note=note,
+                      away=away)
+    if hearing is not None:
+        hearing.on_chat = source.hear
+    encoding = (getattr(sys.stdout, "encoding", "") or "").lower()
+    look = Look(unicode=encoding.startswith("utf"), palette=False)
+    lines = LineTable(source, write or (lambda line: print(line, flush=True)), look.symbol)
+    with _warnings_into(source):
+        source.start(serve)
+        try:
+            await source.ready()
+            ended = await lines.play(typed if typed is not None else _stdin_lines())
+        finally:
+            await source.close()
+    return LEFT if ended is Ending.LEFT else FINISHED
+
+
+def _stdin_lines() -> asyncio.Queue[str | None]:
+    """The lines typed on stdin, read on a thread of their own so the table's loop runs on meanwhile;
+    ``None`` once the input ends."""
+    queue: asyncio.Queue[str | None] = asyncio.Queue()
+    loop = asyncio.get_running_loop()
+
+    def read() -> None:
+        for line in sys.stdin:
+            loop.call_soon_threadsafe(queue.put_nowait, line.rstrip("\n"))
+        loop.call_soon_threadsafe(queue.put_nowait, None)
+
+    threading.Thread(target=read, name="atoll-stdin", daemon=True).start()
+    return queue
+
+
 def table_screen(
     source: NetTable, *, look: Look | None = None, input: Input | None = None, output: Output | None = None
 ) -> TableScreen:
@@ -218,9 +276,12 @@ def person_chooser(match_of: Callable[[], Match]) -> Chooser:
     from atoll.client.prompt import ActionCompleter
     from atoll.tui.palette import plain
 
-    session: PromptSession[str] = PromptSession()
+    sessions: list[PromptSession[str]] = []  # made at the first move: it takes over the terminal
 
     async def choose(observation: Observation) -> Action:
+        if not sessions:
+            sessions.append(PromptSession())
+        session = sessions[0]
         match = match_of()
         seat = observation.seat
         game = observation.game
@@ -229,7 +290,7 @@ def person_chooser(match_of: Callable[[], Match]) -> Chooser:
         texts = match.texts(seat)
         completer = ActionCompleter(lambda: sorted(texts))
         while True:
-            typed = await session.prompt_async(f"seat {seat}> ", completer=completer)
+            typed = await session.prompt_async(f"{seat_label(seat)}> ", completer=completer)
             if typed.strip() in ("help", "?"):
                 print("legal now: " + ", ".join(sorted(texts)))
                 continue
