@@ -33,11 +33,9 @@ from atoll.app.person import (
     REMATCH,
     Hearing,
     Terminal,
-    full_screen,
     host_sender,
     person_chooser,
-    play_in_lines,
-    play_on_screen,
+    play_person,
     say_event,
 )
 from atoll.app.ports import PortTaken, listen
@@ -456,8 +454,8 @@ async def _serve(
                                  think=plan.think, delay=plan.bot_delay)
             bots.append(started)
         person = not plan.headless and not plan.own_bot and not plan.quiet
-        if person and (terminal is not None or full_screen()):
-            ending = await play_on_screen(
+        if person:  # at the table screen, or line by line where no full screen opens
+            ending = await play_person(
                 table,
                 lambda mine, heard: run_host(host, socket, mine, _with_seats(heard, table, announcer)),
                 host_sender(host, socket),
@@ -470,16 +468,6 @@ async def _serve(
             if ending == LEFT and not table.over():
                 await close_table(host, socket)
                 print(f"table {plan.table_name!r} is closed for everyone: {table.ended}", flush=True)
-        elif person:  # no full screen here: the same table, line by line
-            ending = await play_in_lines(
-                table,
-                lambda mine, heard: run_host(host, socket, mine, _with_seats(heard, table, announcer)),
-                host_sender(host, socket),
-                role="sit",
-                hearing=host,
-                hosting=True,
-                note=f"others join with: atoll join --address {address}",
-            )
         else:
             lobby = table.lobby
             alone = None

@@ -25,10 +25,8 @@ from atoll.app.person import (
     LEFT,
     REMATCH,
     Terminal,
-    full_screen,
     person_chooser,
-    play_in_lines,
-    play_on_screen,
+    play_person,
     say_event,
 )
 from atoll.app.reaching import reach
@@ -436,8 +434,8 @@ async def play(
     ending = FINISHED
     try:
         try:
-            if not bot and not quiet and shown is None and (terminal is not None or full_screen()):
-                ending = await play_on_screen(
+            if not bot and not quiet and shown is None:  # the table screen, or line by line without one
+                ending = await play_person(
                     table,
                     lambda mine, heard: follow(session, link, mine, heard),
                     link.send,
@@ -446,17 +444,6 @@ async def play(
                     leave_line="your seat is kept; take it again with: atoll join --resume",
                     terminal=terminal,
                     stand_in=person,
-                )
-                if ending == LEFT:
-                    return 0, ending
-            elif not bot and not quiet:  # no full screen here: the same table, line by line
-                ending = await play_in_lines(
-                    table,
-                    lambda mine, heard: follow(session, link, mine, heard),
-                    link.send,
-                    role=role,
-                    hearing=session,
-                    leave_line="your seat is kept; take it again with: atoll join --resume",
                 )
                 if ending == LEFT:
                     return 0, ending

@@ -1,9 +1,9 @@
 """A person at a network table: the full-screen client in a terminal, the same table line by line elsewhere.
 
-:func:`play_on_screen` seats a person (or a spectator) at the table screen
+:func:`play_person` seats a person (or a spectator) at the table screen
 (:class:`~atoll.tui.screen.TableScreen` over :class:`~atoll.client.net_source.NetTable`) while the
-table's loop runs beside it; :func:`play_in_lines` prints the same table line by line for ``TERM=dumb``
-and input or output that is not a terminal. :func:`person_chooser` and :func:`say_event` are the bare
+table's loop runs beside it, or prints the same table line by line for ``TERM=dumb`` and input or
+output that is not a terminal. :func:`person_chooser` and :func:`say_event` are the bare
 prompt and the events kept for ``--quiet``.
 """
 
@@ -40,7 +40,7 @@ if TYPE_CHECKING:  # prompt_toolkit is imported only when a person plays
     from atoll.tui.screen import TableScreen
 
 
-#: How the table screen ended, as :func:`play_on_screen` says it.
+#: How the person left the table, as :func:`play_person` says it.
 FINISHED, LEFT, REMATCH = "finished", "left", "rematch"
 
 
@@ -77,7 +77,7 @@ def host_sender(host: Sequencer, socket: HostSocket) -> Callable[[bytes], Awaita
     return send
 
 
-async def play_on_screen(
+async def play_person(
     table: Table,
     serve: Serve,
     send: Callable[[bytes], Awaitable[None]],
@@ -90,15 +90,16 @@ async def play_on_screen(
     terminal: Terminal | None = None,
     stand_in: bool = False,
 ) -> str:
-    """Run the table's loop (``serve(chooser, on_event)``) with a person at the table screen until they
-    leave it; the table talk ``hearing`` receives is shown, and ``send`` carries theirs to the host.
-    Prints the result screen's closing lines once the screen is gone; returns how the screen ended:
-    :data:`FINISHED`, :data:`LEFT` (before the end) or :data:`REMATCH` (``r`` on the result screen).
-    Raises what keeps the person from sitting down (a full table, a host that refuses). ``stand_in``:
-    the person watches, and plays a seat handed over to them."""
+    """Run the table's loop (``serve(chooser, on_event)``) with a person at it until they leave: at the
+    table screen in a terminal that holds one (or the test ``terminal``), else the same table line by
+    line (:class:`~atoll.client.lines.LineTable`: ``TERM=dumb``, pipes, the lines typed read from
+    stdin). The table talk ``hearing`` receives is shown, and ``send`` carries theirs to the host.
+    Prints the result's closing lines; returns how the person left: :data:`FINISHED`, :data:`LEFT`
+    (before the end) or :data:`REMATCH` (``r`` on the result screen). Raises what keeps the person
+    from sitting down (a full table, a host that refuses). ``stand_in``: the person watches, and plays
+    a seat handed over to them."""
     from atoll.client.net_source import NetTable
     from atoll.tui.palette import Look
-    from atoll.tui.screen import Ending
 
     away = (lambda: hearing.away) if hearing is not None else None
     left = (lambda: hearing.left) if hearing is not None else None
@@ -107,60 +108,36 @@ async def play_on_screen(
     if hearing is not None:
         hearing.on_chat = source.hear
     encoding = (getattr(sys.stdout, "encoding", "") or "").lower()
-    look = Look(unicode=encoding.startswith("utf"), palette=True)
-
+    screen = terminal is not None or full_screen()
+    look = Look(unicode=encoding.startswith("utf"), palette=screen)
     with _warnings_into(source):
         source.start(serve)
         try:
             await source.ready()
-            terminal = terminal or Terminal()
-            screen = table_screen(source, look=look, input=terminal.input, output=terminal.output)
-            if terminal.shown is not None:
-                terminal.shown(screen)
-            result = await screen.run()
+            if screen:
+                return await _on_screen(source, look, terminal or Terminal())
+            return await _in_lines(source, look)
         finally:
             await source.close()
+
+
+async def _on_screen(source: NetTable, look: Look, terminal: Terminal) -> str:
+    from atoll.tui.screen import Ending
+
+    screen = table_screen(source, look=look, input=terminal.input, output=terminal.output)
+    if terminal.shown is not None:
+        terminal.shown(screen)
+    result = await screen.run()
     for line in result.lines:
         print(line)
     return {Ending.LEFT: LEFT, Ending.REMATCH: REMATCH}.get(result.ending, FINISHED)
 
 
-async def play_in_lines(
-    table: Table,
-    serve: Serve,
-    send: Callable[[bytes], Awaitable[None]],
-    *,
-    role: str,
-    hearing: Hearing | None = None,
-    hosting: bool = False,
-    leave_line: str | None = None,
-    note: str | None = None,
-    typed: asyncio.Queue[str | None] | None = None,
-    write: Callable[[str], None] | None = None,
-) -> str:
-    """:func:`play_on_screen` line by line, for a terminal that holds no full screen (``TERM=dumb``,
-    a pipe): the same table, log, seats and result page, printed as they come
-    (:class:`~atoll.client.lines.LineTable`), the lines typed read from stdin (tests pass ``typed``
-    and ``write``). Returns :data:`FINISHED` or :data:`LEFT`."""
+async def _in_lines(source: NetTable, look: Look) -> str:
     from atoll.client.lines import Ending, LineTable
-    from atoll.client.net_source import NetTable
-    from atoll.tui.palette import Look
 
-    away = (lambda: hearing.away) if hearing is not None else None
-    source = NetTable(table, role=role, send=send, hosting=hosting, leave_line=leave_line, note=note,
-                      away=away)
-    if hearing is not None:
-        hearing.on_chat = source.hear
-    encoding = (getattr(sys.stdout, "encoding", "") or "").lower()
-    look = Look(unicode=encoding.startswith("utf"), palette=False)
-    lines = LineTable(source, write or (lambda line: print(line, flush=True)), look.symbol)
-    with _warnings_into(source):
-        source.start(serve)
-        try:
-            await source.ready()
-            ended = await lines.play(typed if typed is not None else _stdin_lines())
-        finally:
-            await source.close()
+    lines = LineTable(source, lambda line: print(line, flush=True), look.symbol)
+    ended = await lines.play(_stdin_lines())
     return LEFT if ended is Ending.LEFT else FINISHED
 
 
