@@ -19,6 +19,7 @@ from nacl.signing import SigningKey
 from atoll.jsondata import canonical
 from atoll.net.encoding import parse_json
 from atoll.net.sealed import open_sealed, seal_to
+from atoll.numbering import seat_label
 from atoll.wire import HandOverBox
 
 #: The largest sealed box a ``leave`` may carry, in hex characters (a master secret and the values of
@@ -53,7 +54,7 @@ def open_seat(key: SigningKey, box: str, table: str, seat: int) -> tuple[bytes, 
     ``table``; raises ValueError when it does not open, or is for another table or seat."""
     plain = parse_json(open_sealed(key, bytes.fromhex(box)))  # its author may be hostile: ValueError only
     if not isinstance(plain, dict) or plain.get("table") != table or plain.get("seat") != seat:
-        raise ValueError(f"the box is not for seat {seat} of table {table}")
+        raise ValueError(f"the box is not for {seat_label(seat)} of table {table}")
     master = bytes.fromhex(str(plain.get("master")))
     if len(master) != 32:
         raise ValueError("the box's master secret is not 32 bytes")

@@ -113,7 +113,7 @@ class NetResolver:
         if self._together is not None:
             if values is not None:
                 if self.me is None or self.me.seat != seat:
-                    raise ProtocolViolation(f"this peer cannot seal values for seat {seat}")
+                    raise ProtocolViolation(f"this peer cannot seal values for {seat_label(seat)}")
                 self._send(self.me.seal_now(handles, values))
             return
         if values is not None:

@@ -1041,7 +1041,7 @@ class Table:
         handed = HandOver(seat, before, to, entry.seq)
         lobby.handed.append(handed)
         self.timeout = None
-        self._event(entry, f"{why}; {name} takes seat {seat} over without its secrets (the game hides "
+        self._event(entry, f"{why}; {name} takes {seat_label(seat)} over without its secrets (the game hides "
                            "nothing of it) and the game goes on")
         if before == self.me:
             self.handed_away, self.plays = handed, None
@@ -1073,7 +1073,7 @@ class Table:
         lobby.stand_ins.remove(to)
         handed = HandOver(seat, author, to, entry.seq)
         lobby.handed.append(handed)
-        self._event(entry, f"{before} leaves; {after} takes seat {seat} over and the game goes on")
+        self._event(entry, f"{before} leaves; {after} takes {seat_label(seat)} over and the game goes on")
         if author == self.me:
             self.handed_away, self.plays = handed, None
             self._pending_fair.clear()
@@ -1087,15 +1087,15 @@ class Table:
         try:
             master, sealed = open_seat(self.key, box, self.id, seat)
         except ValueError as exc:
-            self._event(entry, f"the secrets of seat {seat} handed to this machine do not open ({exc}); "
-                               "it cannot play the seat")
+            self._event(entry, f"the secrets of {seat_label(seat)} handed to this machine do not open "
+                               f"({exc}); it cannot play the seat")
             return
         again = Table(self.id, self.log.host_at(0).encode(), self.key, self.games, master=master)
         again.plays, again._sealed, again._replaying = seat, dict(sealed), True
         for earlier in self.log.entries[: entry.seq]:
             again._replay(earlier)
-        wrong = (f"the secrets handed for seat {seat} are not the ones it played with; this machine does "
-                 "not play the seat")
+        wrong = (f"the secrets handed for {seat_label(seat)} are not the ones it played with; this machine "
+                 "does not play the seat")
         if again.engine is None or again.ending is not None:  # its own messages in the log refute them
             self._event(entry, wrong)
             return

@@ -163,8 +163,8 @@ def test_of_the_built_in_games_only_survival_could_go_on_without_a_seats_hidden_
     assert built.goes_on_without(state, 0) is (game == "survival")
 
 
-@pytest.mark.parametrize(("game", "words"), [("kariba", "what seat 1 (p1) held stays shut"),
-                                             ("survival", "seat 1 (p1) held nothing hidden")])
+@pytest.mark.parametrize(("game", "words"), [("kariba", "what seat 2 (p1) held stays shut"),
+                                             ("survival", "seat 2 (p1) held nothing hidden")])
 def test_a_seat_gone_with_its_secrets_is_said_to_leave_behind_what_its_game_says(
     game: str, words: str
 ) -> None:
@@ -299,7 +299,7 @@ def test_a_seat_that_vanishes_in_survival_goes_without_its_secrets_to_a_stand_in
     play_until(net, 5)
     vanish_and_time_out(net, 1)
     assert stand_in.table.my_seat == 1 and stand_in.table.ending is None
-    assert any("takes seat 1 over without its secrets" in e.text for e in stand_in.table.events)
+    assert any("takes seat 2 over without its secrets" in e.text for e in stand_in.table.events)
     net.peers[1].table.handed_away = net.host.table.lobby.handed[-1]  # type: ignore[union-attr]  # gone
     _play(net, 100_000)
     assert stand_in.table.closed and stand_in.table.results() is not None
@@ -314,8 +314,8 @@ def test_a_seat_that_vanishes_holding_cards_is_forfeited_and_what_it_held_stays_
     vanish_and_time_out(net, 1)
     assert stand_in.table.my_seat is None
     for peer in (net.peers[0], net.peers[2], stand_in):
-        assert peer.table.ended is not None and "seat 1 forfeits" in peer.table.ended
-        assert any("what seat 1 (p1) held stays shut" in e.text for e in peer.table.events)
+        assert peer.table.ended is not None and "seat 2 forfeits" in peer.table.ended
+        assert any("what seat 2 (p1) held stays shut" in e.text for e in peer.table.events)
 
 
 def test_a_game_that_would_go_on_is_still_ended_where_the_vanished_seat_holds_a_key_to_its_cards(

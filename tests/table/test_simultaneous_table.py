@@ -166,7 +166,7 @@ def test_a_bid_opened_to_another_value_names_its_author_at_every_peer_and_in_the
     seat = cheater.my_seat
     for peer in net.peers:
         ended = peer.table.ended
-        assert ended is not None and ended.startswith(f"seat {seat} cheated"), ended
+        assert ended is not None and ended.startswith(f"seat {seat + 1} cheated"), ended
         assert "not what it committed to" in ended
     report = audit_log(write_log(net, tmp_path / "log.jsonl"), REGISTRY.game, fingerprint)
     assert report.blame == seat
