@@ -70,6 +70,9 @@ from atoll.wire import KeptSeat, Kind, OnLeave
 
 #: How long each bot process may take to finish once the game is over, in seconds, before it is stopped.
 BOT_PATIENCE_S = 10.0
+#: How long a host without a person (headless, or its own bot at a seat) keeps its big screen's page up
+#: after the game, so that the room reads the result.
+PAGE_LINGER_S = 30.0
 
 
 @dataclass(frozen=True)
@@ -475,6 +478,12 @@ async def _serve(
                 # resumed: if no seat comes back, the table went on (or ended) under another seat
                 alone = lobby.host_timeout * (len(table.successors()) + 1) + 10.0
             await run_host(host, socket, choose, _with_seats(say, table, announcer), alone_limit=alone)
+            if page is not None and table.over():
+                # no person holds a result screen open here: the big screen keeps the result up a while
+                if not plan.quiet:
+                    shown = f"the big screen shows the result for {PAGE_LINGER_S:.0f} s (Ctrl-C: sooner)"
+                    print(shown, flush=True)
+                await asyncio.sleep(PAGE_LINGER_S)
         patience = BOT_PATIENCE_S
     finally:
         if key_task is not None:

@@ -33,7 +33,7 @@ from selenium.webdriver.remote.webdriver import WebDriver
 
 GAMES = sorted(REGISTRY.games)
 #: The longest a bot game may take to finish on a loaded machine, in seconds.
-GAME_S = 120.0
+GAME_S = 240.0
 
 
 @dataclass
