@@ -56,9 +56,9 @@ def test_a_port_the_system_chose_whose_next_is_taken_is_given_up_for_another_pai
         try:
             wrapped = NextPortTakenOnce(host, first)
             port = await listen("127.0.0.1", None, wrapped, keys, again=False, resuming=False)  # type: ignore[arg-type]
+            # (that the first port is let go of is ZeroMQ's to do in its own thread, a moment later: not
+            # checked here, where any process on the machine may take it meanwhile)
             assert wrapped.given_up == [first] and port != first
-            with socket.socket() as probe:  # the first port was let go of
-                probe.bind(("127.0.0.1", first))
             with socket.create_connection(("127.0.0.1", port + 1), timeout=5):
                 pass  # the key service listens on the next port
         finally:
