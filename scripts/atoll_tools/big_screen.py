@@ -29,11 +29,14 @@ T = TypeVar("T")
 
 #: What installs the browser the tests drive (Debian's packages: no browser download).
 INSTALL = "apt-get install -y chromium chromium-driver"
-#: How headless chromium is started: no sandbox (root in CI), no GPU, nothing fetched behind our back.
+#: How headless chromium is started: no sandbox (root in CI), no GPU, nothing fetched behind our back,
+#: and no media router (under Selenium it looks for cast devices: a multicast packet on the machine's
+#: real interfaces each start, which nothing here may send).
 FLAGS = (
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
     "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
     "--window-size=1920,1080", "--hide-scrollbars",
+    "--disable-features=MediaRouter,DialMediaRouteProvider,CastMediaRouteProvider",
 )
 #: A variant that keeps random games short where a game has one (as tests/table/test_loopback.py).
 SHORT = {"kiribati": "professional"}
