@@ -110,7 +110,7 @@ async def play_person(
     encoding = (getattr(sys.stdout, "encoding", "") or "").lower()
     screen = terminal is not None or full_screen()
     look = Look(unicode=encoding.startswith("utf"), palette=screen)
-    with _warnings_into(source):
+    with _diagnostics_kept(source):
         source.start(serve)
         try:
             await source.ready()
@@ -191,17 +191,15 @@ def rematch_line(source: NetTable) -> str:
     return "r: take a seat at the host's next game here, once the host opens one · Enter: leave"
 
 
-#: The loggers of the table protocol's own refusals (a message the host would not take, an entry a peer
-#: would not take): what went wrong between machines, not news of the table. Kept in the table's
-#: folder (``refusals.log``) for the audit, and shown on the screen only with ``--verbose``.
-INTERNAL = frozenset({"atoll.table.host", "atoll.table.peer"})
-
-#: The file in a table's folder where its internal refusals are kept.
+#: The file in a table's folder that keeps what the logging module records while a person is at the
+#: table: the table protocol's refusals between machines (a message the host would not take, an entry
+#: a peer would not take) and the transport's own trouble (a flood at the port, a standby address that
+#: cannot be bound). Kept for whoever audits the table; none of it is table news.
 REFUSALS_FILE = "refusals.log"
 
 
 def verbose(on: bool) -> None:
-    """``--verbose``: the table's internal refusals are shown on the screen too (the ``atoll`` logger
+    """``--verbose``: what the logging module records is shown on the screen too (the ``atoll`` logger
     then passes INFO and up; the screen reads that as asked to show everything)."""
     logging.getLogger("atoll").setLevel(logging.INFO if on else logging.NOTSET)
 
@@ -210,39 +208,41 @@ def _shows_internal() -> bool:
     return logging.getLogger("atoll").level == logging.INFO
 
 
-class _ToLog(logging.Handler):
-    """Puts the table's warnings in the screen's log instead of on a terminal the screen owns; internal
-    refusals only with ``--verbose``."""
+class _Verbose(logging.Handler):
+    """With ``--verbose`` only: puts what is logged in the screen's log, in brackets, instead of on a
+    terminal the screen owns. The table's news never comes this way (docs/decisions/0010)."""
 
     def __init__(self, source: NetTable) -> None:
         super().__init__(logging.WARNING)
         self.source = source
 
     def emit(self, record: logging.LogRecord) -> None:
-        if record.name not in INTERNAL or _shows_internal():
-            self.source.note_line(f"({record.getMessage()})")
+        self.source.note_line(f"({record.getMessage()})")
 
 
 @contextlib.contextmanager
-def _warnings_into(source: NetTable) -> Iterator[None]:
+def _diagnostics_kept(source: NetTable) -> Iterator[None]:
+    """While a person is at the table, what the ``atoll`` loggers record goes to the table's
+    ``refusals.log`` (and, with ``--verbose``, to the screen's log), never to the terminal the screen
+    owns."""
     logger = logging.getLogger("atoll")
-    handler, propagate = _ToLog(source), logger.propagate
-    logger.addHandler(handler)
-    logger.propagate = False
-    kept: logging.Handler | None = None
+    handlers: list[logging.Handler] = [_Verbose(source)] if _shows_internal() else []
     folder = source.table.log.path.parent if source.table.log.path is not None else None
     if folder is not None:
         kept = logging.FileHandler(folder / REFUSALS_FILE, encoding="utf-8")
+        kept.setLevel(logging.WARNING)
         kept.setFormatter(logging.Formatter("%(asctime)s %(name)s: %(message)s"))
-        kept.addFilter(lambda record: record.name in INTERNAL)
-        logger.addHandler(kept)
+        handlers.append(kept)
+    propagate = logger.propagate
+    for handler in handlers:
+        logger.addHandler(handler)
+    logger.propagate = False
     try:
         yield
     finally:
-        logger.removeHandler(handler)
-        if kept is not None:
-            logger.removeHandler(kept)
-            kept.close()
+        for handler in handlers:
+            logger.removeHandler(handler)
+            handler.close()
         logger.propagate = propagate
 
 

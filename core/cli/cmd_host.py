@@ -78,8 +78,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--verbose",
         action="store_true",
-        help="show the table protocol's internal refusals on the screen too (always kept in the table's "
-        "folder, refusals.log)",
+        help="show the table's diagnostics (refusals between machines, trouble at the port) on the screen "
+        "too; they are always kept in the table's folder, refusals.log",
     )
     parser.add_argument("--quiet", action="store_true", help="print only the table's address and the result")
     parser.add_argument(

@@ -483,7 +483,7 @@ class NetTable:
             self._notify()
 
     def note_line(self, text: str) -> None:
-        """Add a line of the table's own (a warning from the link or the host) to the log."""
+        """Add a line of diagnostics (what the logging module recorded, with ``--verbose``) to the log."""
         self._log.append(LogLine(None, text[:CHAT_LIMIT]))
         self._notify()
 

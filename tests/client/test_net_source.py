@@ -155,12 +155,14 @@ def test_the_turn_time_counts_down_on_every_screen_warns_at_ten_seconds_and_says
     assert mine.waiting().text.startswith("your time has run out · ")
 
 
-def test_internal_refusals_are_kept_for_the_audit_and_shown_only_with_verbose(tmp_path: Path) -> None:
+def test_what_is_logged_is_kept_for_the_audit_and_shown_only_with_verbose(tmp_path: Path) -> None:
+    """The table's news comes through the table alone: a refusal between machines or the port's trouble
+    is kept in ``refusals.log`` and shown on the screen only when the person asked with ``--verbose``."""
     import logging
 
     from nacl.signing import SigningKey
 
-    from atoll.app.person import REFUSALS_FILE, _warnings_into, verbose
+    from atoll.app.person import REFUSALS_FILE, _diagnostics_kept, verbose
     from atoll.table.table import Table
 
     folder = tmp_path
@@ -172,17 +174,18 @@ def test_internal_refusals_are_kept_for_the_audit_and_shown_only_with_verbose(tm
         del data
 
     refusal = "host: refused sit: already at the table"
+    flood = "the table's port: refusing new connections"
     for shown in (False, True):
         verbose(shown)
         try:
             seen = NetTable(table, role="sit", send=no_send)
-            with _warnings_into(seen):
+            with _diagnostics_kept(seen):
                 logging.getLogger("atoll.table.peer").warning(refusal)
-                logging.getLogger("atoll.net.door").warning("the table's port: refusing new connections")
+                logging.getLogger("atoll.net.door").warning(flood)
             lines = [line.text for line in seen._log]
         finally:
             verbose(False)
-        assert "(the table's port: refusing new connections)" in lines  # news for the person
         assert (f"({refusal})" in lines) is shown
+        assert (f"({flood})" in lines) is shown
     kept = (folder / REFUSALS_FILE).read_text()
-    assert kept.count(refusal) == 2 and "refusing new connections" not in kept
+    assert kept.count(refusal) == 2 and kept.count(flood) == 2
