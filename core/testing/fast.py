@@ -30,7 +30,7 @@ from atoll.fast import OVER, Position, RandomDraws, Simulator
 from atoll.game import Game
 from atoll.jsondata import canonical
 from atoll.randomness import Stream
-from atoll.testing.conformance import ConformanceError
+from atoll.testing.playout import ConformanceError
 from atoll.types import Action, Config, Decision, End, Results, State
 
 T = TypeVar("T")

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from atoll.types import Decision, End
 
 if TYPE_CHECKING:
-    from atoll.testing.conformance import Moment, Playout
+    from atoll.testing.playout import Moment, Playout
 
 #: The longest decision prompt: the status line (`` your turn (yellow): `` and the prompt) is one line
 #: of an 80-column terminal, never wrapped.

@@ -13,6 +13,10 @@ place``; ``ASSIGN + die`` gives the predator that die; ``PREDATOR_STEP + place``
 ``PREY_STEP + 91 * animal + place`` step there; ``OBSTACLE + i`` lays the ``i``-th of all
 obstacle layouts (obstacle by obstacle, each in :func:`~atoll.plugins.survival.obstacles.layouts`
 order).
+
+Why one module of over 500 lines: it is one simulator, one class whose rules (placement, dice, steps,
+obstacles, the end) all read and change the same slots; the int tables it stands on are built here
+from the rules modules, beside the only code that reads them.
 """
 
 from __future__ import annotations
