@@ -128,6 +128,7 @@ async def follow(
     """Play or watch until the game is over, following the table to a new host when the host is gone."""
     table = session.table
     passed_over, tried_under = 0, table.log.host.encode()
+    on_event = _each_once(table, on_event)
     while True:
         if link.host is not None:
             await _serve_here(link, choose, on_event)
@@ -152,7 +153,24 @@ async def follow(
             link.peer = PeerSocket(link.key, curve_public(bytes.fromhex(gone.successor)))
             host, port = split_address(gone.address)
             link.peer.connect(host, port)
-            session.host_length = 0
+            session.host_length = None  # caught up once the next host has said how long its log is
+
+
+def _each_once(table: Table, on_event: Callable[[Event], None] | None) -> Callable[[Event], None] | None:
+    """``on_event`` for each of ``table``'s events once: the loops of each host this peer follows (and
+    of the table it hosts) hand on the table's events from the first, and a screen printed line by line
+    said the whole game again at each hand-over."""
+    if on_event is None:
+        return None
+    said = 0
+
+    def say(event: Event) -> None:
+        nonlocal said
+        if said < len(table.events) and table.events[said] is event:  # the next not said yet
+            said += 1
+            on_event(event)
+
+    return say
 
 
 def host_here(

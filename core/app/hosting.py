@@ -36,6 +36,7 @@ from atoll.app.person import (
     host_sender,
     person_chooser,
     play_person,
+    refusals_kept,
     say_event,
 )
 from atoll.app.ports import PortTaken, listen
@@ -477,7 +478,8 @@ async def _serve(
             if not start_bots and lobby is not None and lobby.full():
                 # resumed: if no seat comes back, the table went on (or ended) under another seat
                 alone = lobby.host_timeout * (len(table.successors()) + 1) + 10.0
-            await run_host(host, socket, choose, _with_seats(say, table, announcer), alone_limit=alone)
+            with refusals_kept(table):
+                await run_host(host, socket, choose, _with_seats(say, table, announcer), alone_limit=alone)
             if page is not None and table.over():
                 # no person holds a result screen open here: the big screen keeps the result up a while
                 if not plan.quiet:

@@ -27,6 +27,7 @@ from atoll.app.person import (
     Terminal,
     person_chooser,
     play_person,
+    refusals_kept,
     say_event,
 )
 from atoll.app.reaching import reach
@@ -380,7 +381,8 @@ async def _resume_join(
             session = PeerSession(
                 table, role, profile.name, found.installed_pin, standby=standby, leaving=True
             )
-            await follow(session, link, None, say_endings if quiet else say_event)
+            with refusals_kept(table):
+                await follow(session, link, None, say_endings if quiet else say_event)
             print(f"you left table {table.id}: {left_line(table)}")
             return 0
         status, ending = await play(
@@ -448,7 +450,8 @@ async def play(
                 if ending == LEFT:
                     return 0, ending
             else:
-                await follow(session, link, choose, say_endings if quiet else say_event)
+                with refusals_kept(table):
+                    await follow(session, link, choose, say_endings if quiet else say_event)
         except TableFailed as exc:
             print(f"atoll join: {exc}", file=sys.stderr)
             return 1, ending

@@ -209,27 +209,28 @@ def _shows_internal() -> bool:
 
 
 class _Verbose(logging.Handler):
-    """With ``--verbose`` only: puts what is logged in the screen's log, in brackets, instead of on a
-    terminal the screen owns. The table's news never comes this way (docs/decisions/0010)."""
+    """With ``--verbose`` only: says what is logged to the person (in the screen's log, in brackets, or on
+    stderr without a screen). The table's news never comes this way (docs/decisions/0010)."""
 
-    def __init__(self, source: NetTable) -> None:
+    def __init__(self, say: Callable[[str], None]) -> None:
         super().__init__(logging.WARNING)
-        self.source = source
+        self.say = say
 
     def emit(self, record: logging.LogRecord) -> None:
-        self.source.note_line(f"({record.getMessage()})")
+        self.say(record.getMessage())
 
 
 @contextlib.contextmanager
-def _diagnostics_kept(source: NetTable) -> Iterator[None]:
-    """While a person is at the table, what the ``atoll`` loggers record goes to the table's
-    ``refusals.log`` (and, with ``--verbose``, to the screen's log), never to the terminal the screen
-    owns."""
+def refusals_kept(table: Table, say: Callable[[str], None] | None = None) -> Iterator[None]:
+    """While ``table`` runs, what the ``atoll`` loggers record goes to its ``refusals.log`` (for whoever
+    audits it) and, with ``--verbose``, to ``say`` (else stderr: a table with no screen), never to a
+    terminal a screen owns. Before, a table with no screen printed it all on stderr."""
     logger = logging.getLogger("atoll")
-    handlers: list[logging.Handler] = [_Verbose(source)] if _shows_internal() else []
-    folder = source.table.log.path.parent if source.table.log.path is not None else None
+    shown = say if say is not None else (lambda text: print(text, file=sys.stderr, flush=True))
+    handlers: list[logging.Handler] = [_Verbose(shown)] if _shows_internal() else []
+    folder = table.log.path.parent if table.log.path is not None else None
     if folder is not None:
-        kept = logging.FileHandler(folder / REFUSALS_FILE, encoding="utf-8")
+        kept = logging.FileHandler(folder / REFUSALS_FILE, encoding="utf-8", delay=True)
         kept.setLevel(logging.WARNING)
         kept.setFormatter(logging.Formatter("%(asctime)s %(name)s: %(message)s"))
         handlers.append(kept)
@@ -244,6 +245,11 @@ def _diagnostics_kept(source: NetTable) -> Iterator[None]:
             logger.removeHandler(handler)
             handler.close()
         logger.propagate = propagate
+
+
+def _diagnostics_kept(source: NetTable) -> contextlib.AbstractContextManager[None]:
+    """While a person is at the table screen: :func:`refusals_kept`, said in the screen's log."""
+    return refusals_kept(source.table, lambda text: source.note_line(f"({text})"))
 
 
 def person_chooser(match_of: Callable[[], Match]) -> Chooser:
@@ -286,6 +292,7 @@ def say_event(event: Event) -> None:
     if event.blame is not None:
         print(f"!! CHEAT: {event.text}")
     elif event.refused:
-        print(f"(refused) {event.text}")
+        if _shows_internal():  # an entry the table refused: for the audit, and --verbose (decision 0021)
+            print(f"(refused) {event.text}")
     else:
         print(event.text)

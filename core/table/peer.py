@@ -105,9 +105,11 @@ class PeerSession:
     asked_at: int = -1
     bad_entries: int = 0
     errors: list[str] = field(default_factory=list)
-    host_length: int = 0
+    host_length: int | None = None
     """The length of the host's log when it last welcomed this peer: until this peer holds as much,
-    it is catching up, and sends nothing its seat owes (the log may hold it already)."""
+    it is catching up, and sends nothing its seat owes (the log may hold it already). ``None`` until
+    this host has welcomed it: entries can come before that (those a handshake asked for), and a seat
+    that sat or moved already, read back from them, must not sit or move again."""
     away: tuple[int, ...] = ()
     """The seats the host shows as away."""
     left: tuple[int, ...] = ()
@@ -259,7 +261,7 @@ class PeerSession:
 
     def caught_up(self) -> bool:
         """Whether this peer holds at least what the host's log held when it last welcomed it."""
-        return len(self.table.log.entries) >= self.host_length
+        return self.host_length is not None and len(self.table.log.entries) >= self.host_length
 
     def _ready(self) -> list[bytes]:
         """What to send once caught up: what this seat owes, and ``sit``/``watch`` if not yet there."""
