@@ -65,6 +65,9 @@ class Kind(StrEnum):
     CLOSE = "close"
     """The host closes the table before the game is over (its person left): empty body; nobody is
     blamed, and the game ends there for everyone."""
+    DECIDE = "decide"
+    """The host's person chose what happens to a seat that left, at a table opened with
+    :attr:`OnLeave.ASK`: :class:`DecideBody`."""
     CHAT = "chat"
     """Table talk, relayed and never logged: :class:`ChatBody`."""
     SYNC = "sync"
@@ -83,7 +86,8 @@ class Kind(StrEnum):
 
 #: The kinds the host sequences into the log; the rest are conversation with the host.
 LOGGED = frozenset({Kind.OPEN, Kind.END, Kind.SIT, Kind.WATCH, Kind.MOVE, Kind.FAIR, Kind.TIMEOUT,
-                    Kind.WITNESS, Kind.REFUSE, Kind.ABORT, Kind.LEAVE, Kind.HOST, Kind.CLOSE})
+                    Kind.WITNESS, Kind.REFUSE, Kind.ABORT, Kind.LEAVE, Kind.HOST, Kind.CLOSE,
+                    Kind.DECIDE})
 
 
 class PinBody(TypedDict):
@@ -166,6 +170,29 @@ class OnLeave(StrEnum):
     HAND = "hand"
     """The seat is handed to the first stand-in at the table (a ``watch`` with ``stand_in``), its
     secrets sealed to the stand-in's identity in the ``leave``; with no stand-in there, the game ends."""
+    ASK = "ask"
+    """The host's person is asked on its screen when a seat leaves: wait for it to come back, end the
+    game, or (with a stand-in here, to whom the ``leave`` sealed the seat) hand it over; the answer
+    is the host's signed ``decide`` entry."""
+
+
+class LeaveChoice(StrEnum):
+    """What the host's person chose for a seat that left a table opened with :attr:`OnLeave.ASK`."""
+
+    WAIT = "wait"
+    """The seat stays its player's: the table waits for them to come back (``atoll join --resume``)."""
+    END = "end"
+    """The game ends there, with no result, as at a table opened with :attr:`OnLeave.END`."""
+    HAND = "hand"
+    """The seat goes to the stand-in its ``leave`` named, with the secrets sealed to it."""
+
+
+class DecideBody(TypedDict):
+    """``decide``: the entry number of the ``leave`` it answers, and the choice."""
+
+    leave: int
+    choice: str
+    """A :class:`LeaveChoice`."""
 
 
 class MoveBody(TypedDict):
@@ -344,11 +371,13 @@ class ErrorFrame(TypedDict):
 
 class PresenceFrame(TypedDict):
     """``presence``: the seats whose link to the host is gone or silent (``away``), and those that said
-    goodbye before the game was over (``left``); seat numbers."""
+    goodbye before the game was over (``left``); seat numbers. ``stand_ins_gone``: the stand-ins
+    (identities, hex) away or gone, so that a leaving seat hands its seat to one that is here."""
 
     t: str
     away: list[int]
     left: NotRequired[list[int]]
+    stand_ins_gone: NotRequired[list[str]]
 
 
 class NeedFrame(TypedDict):

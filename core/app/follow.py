@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from nacl.signing import SigningKey
 
 from atoll.app.peer_loop import handshake, run_peer
-from atoll.app.serve import deliver, run_host
+from atoll.app.serve import NobodyCame, deliver, run_host
 from atoll.errors import AtollError
 from atoll.net.descriptors import raise_limit
 from atoll.net.discovery import Announcement, Announcer
@@ -129,9 +129,15 @@ async def follow(
     table = session.table
     passed_over, tried_under = 0, table.log.host.encode()
     on_event = _each_once(table, on_event)
+    # a seat that hosts the table on coming back (resumed, or taking it over before any host answered it)
+    # cannot tell a table whose others are away from one closed while it was away: alone, it gives up
+    came_back = link.host is not None
     while True:
         if link.host is not None:
-            await _serve_here(link, choose, on_event)
+            try:
+                await _serve_here(link, choose, on_event, alone_limit(table) if came_back else None)
+            except NobodyCame as alone:
+                raise TableFailed(nobody_came(table, alone.waited)) from alone
             return table
         assert link.peer is not None
         try:
@@ -147,6 +153,7 @@ async def follow(
                 link.peer.close()
                 link.peer = None
                 host_here(link, table, gone.address, taking_over=True, unlogged=session.unlogged_messages())
+                came_back = session.welcomes == 0  # no host has answered this seat since it came back
                 continue
             table.events.append(Event(f"the host is gone; going to the next seat at {gone.address}", at))
             link.peer.close()
@@ -187,11 +194,30 @@ def host_here(
     link.port = link.host_socket.bind(host, port)
 
 
-async def _serve_here(link: Link, choose: Chooser | None, on_event: Callable[[Event], None] | None) -> None:
+def alone_limit(table: Table) -> float:
+    """Seconds a host that came back to ``table`` waits for any peer before it gives up: time for every
+    seat that could take the table over to have tried, and then some."""
+    lobby = table.lobby
+    timeout = lobby.host_timeout if lobby is not None else 6.0
+    return timeout * (len(table.successors()) + 1) + 10.0
+
+
+def nobody_came(table: Table, waited: float) -> str:
+    """What a seat that came back and hosts ``table`` alone is told: what it cannot know, honestly."""
+    return (
+        f"nobody else came back to table {table.id} within {waited:.0f} s: its host may have closed it "
+        "while this seat was away (the closing entry never reached this seat), or every other machine is "
+        "away too; your seat is kept: `atoll join --resume` tries again"
+    )
+
+
+async def _serve_here(
+    link: Link, choose: Chooser | None, on_event: Callable[[Event], None] | None, alone: float | None
+) -> None:
     assert link.host is not None and link.host_socket is not None
     announcer = await _announce(link) if link.announce else None
     try:
-        await run_host(link.host, link.host_socket, choose, on_event)
+        await run_host(link.host, link.host_socket, choose, on_event, alone_limit=alone)
     finally:
         if announcer is not None:
             await announcer.close()

@@ -23,6 +23,7 @@ from nacl.signing import SigningKey
 from atoll.app.big_screen import host_page, screen_field
 from atoll.app.follow import (
     Link,
+    alone_limit,
     announcement_of,
     moved_to,
 )
@@ -477,7 +478,7 @@ async def _serve(
             alone = None
             if not start_bots and lobby is not None and lobby.full():
                 # resumed: if no seat comes back, the table went on (or ended) under another seat
-                alone = lobby.host_timeout * (len(table.successors()) + 1) + 10.0
+                alone = alone_limit(table)
             with refusals_kept(table):
                 await run_host(host, socket, choose, _with_seats(say, table, announcer), alone_limit=alone)
             if page is not None and table.over():

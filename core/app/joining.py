@@ -457,7 +457,8 @@ async def play(
             return 1, ending
     finally:
         table.log.close()
-    if quiet and (table.results() is not None or ended_cleanly(table) or table.handed_away is not None):
+    if quiet and (table.results() is not None or ended_cleanly(table) or table.handed_away is not None
+                  or table.awaits_choice()):
         return 0, ending
     assert table.log.path is not None
     return report(table, table.log.path), ending

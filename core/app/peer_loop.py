@@ -108,7 +108,8 @@ async def run_peer(
     side, asking = _side_door(session), None
     await socket.send(session.hello())
     try:
-        while not table.over() and table.handed_away is None:  # a seat handed over is played elsewhere
+        # a seat handed over is played elsewhere; one that left waits for the host's choice elsewhere too
+        while not table.over() and table.handed_away is None and not table.awaits_choice():
             asking = await _ask(session, socket, asking)
             try:
                 observation = session.owes_move()

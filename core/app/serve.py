@@ -27,6 +27,11 @@ GRACE_S = 5.0
 class NobodyCame(TableFailed):
     """A resumed host that no peer came back to (the table went on under another seat, or ended)."""
 
+    def __init__(self, text: str, waited: float = 0.0) -> None:
+        super().__init__(text)
+        self.waited = waited
+        """The seconds it waited."""
+
 
 #: How long the host waits, after the game, for a seat that has not said goodbye (it may be restarting).
 LATE_GRACE_S = 30.0
@@ -145,7 +150,8 @@ async def run_host(
             if alone_limit is not None and not host.connections and now - started >= alone_limit:
                 raise NobodyCame(
                     f"no peer came back within {alone_limit:.0f} s: the table has moved to another seat "
-                    "or ended without this host; its log here is kept"
+                    "or ended without this host; its log here is kept",
+                    alone_limit,
                 )
             if socket.door.disconnects != disconnects:
                 # ZeroMQ found a link gone (closed, or silent past its heartbeat timeout) without saying

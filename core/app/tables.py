@@ -98,6 +98,9 @@ def left_line(table: Table) -> str:
     handed, lobby = table.handed_away, table.lobby
     if handed is not None and lobby is not None:
         return f"your seat went to {lobby.names.get(handed.after, 'a stand-in')} and the game goes on"
+    if table.awaits_choice():
+        return ("the host chooses whether to wait for you (come back with: atoll join --resume), end the "
+                "game, or hand your seat to a stand-in")
     return table.ended or "the game had ended"
 
 
@@ -108,7 +111,7 @@ def ended_cleanly(table: Table) -> bool:
 
 def report(table: Table, log: Path) -> int:
     """Print how the table ended for this machine; the exit status (0 unless the game did not finish)."""
-    if table.handed_away is not None:  # this seat left, handing its seat over: nothing went wrong
+    if table.handed_away is not None or table.awaits_choice():  # this seat left: nothing went wrong
         print(f"you left the table: {left_line(table)}; the table's log: {log}")
         return 0
     if ended_cleanly(table):  # a clear end, if not a finished game: nobody did anything wrong

@@ -92,11 +92,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--on-leave",
-        choices=["hand", "end"],
+        choices=["hand", "end", "ask"],
         default="hand",
         help="when a player leaves: hand the seat to a stand-in watching the table (atoll join "
         "--stand-in KIND, on a machine that plays no seat), the game ending if none is there (hand, "
-        "the default), or end the game (end)",
+        "the default), end the game (end), or ask you on your screen each time: wait for the player, "
+        "end the game, or hand the seat to a stand-in (ask)",
     )
     parser.add_argument(
         "--stand-in",
@@ -176,6 +177,9 @@ def run(args: argparse.Namespace) -> int:
             "this machine, which must play no other seat (a stand-in can also join from another laptop: "
             "atoll join --stand-in KIND)"
         )
+    if args.on_leave == "ask" and (args.headless or args.bot or args.quiet):
+        raise AtollError("--on-leave ask asks you at your table screen: it needs your own seat, played by "
+                         "you (not --headless, --bot or --quiet)")
     if args.stand_in and args.on_leave != "hand":
         raise AtollError("--stand-in takes over a seat whose player leaves; --on-leave end hands none over")
     for kind in {k for k in (bot_kind, args.bot, args.stand_in) if k}:

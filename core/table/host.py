@@ -80,6 +80,8 @@ class Sequencer:
     """The seats shown as away."""
     left: tuple[int, ...] = ()
     """The seats shown as gone: they said goodbye before the game was over (and have not come back)."""
+    stand_ins_gone: tuple[str, ...] = ()
+    """The stand-ins (hex) away or gone now: a leaving seat hands its seat to one that is here."""
     emit: Callable[[list[Outgoing]], None] | None = None
     """Sends frames at once, if set: each entry then goes out before the host folds it in."""
     run: str = field(default_factory=lambda: secrets.token_hex(8))
@@ -390,6 +392,15 @@ class Sequencer:
             for author in lobby.seated
             if author != me and chairs[author] not in left and away(author)
         )
+        for author in lobby.stand_ins:
+            self.heard.setdefault(author, now)
+        stand_ins_gone = tuple(a for a in lobby.stand_ins if a != me and (a in self.said_bye or away(a)))
+        if stand_ins_gone != self.stand_ins_gone:
+            self.stand_ins_gone = stand_ins_gone
+            self.table.stand_ins_gone = frozenset(stand_ins_gone)  # the host's own seat hands over too
+            if (gone, left) == (self.away, self.left):  # no line to say: the seats' peers are told
+                data = self.presence_frame()
+                return [(conn, data) for conn in self.recipients()]
         if (gone, left) == (self.away, self.left):
             return []
         seq = len(self.table.log.entries) - 1
@@ -405,8 +416,9 @@ class Sequencer:
         return [(conn, data) for conn in self.recipients()]
 
     def presence_frame(self) -> bytes:
-        """The ``presence`` frame of the seats away and gone now."""
-        return frame(Frame.PRESENCE, away=list(self.away), left=list(self.left))
+        """The ``presence`` frame of the seats away and gone now, and of the stand-ins not here."""
+        return frame(Frame.PRESENCE, away=list(self.away), left=list(self.left),
+                     stand_ins_gone=list(self.stand_ins_gone))
 
     def probe(self) -> list[Outgoing]:
         """The presence frame to every connection: the transport refuses a send to a link it found gone

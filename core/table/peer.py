@@ -169,6 +169,9 @@ class PeerSession:
             return self._again(restarted) + self._ready()
         if kind == Frame.PRESENCE:
             self._presence(frm.get("away"), frm.get("left", []))
+            gone = frm.get("stand_ins_gone", [])
+            if isinstance(gone, list):
+                self.table.stand_ins_gone = frozenset(g for g in gone if isinstance(g, str))
             return []
         if kind == Frame.NEED:  # a seat taking the table over lacks entries this peer holds
             after = frm.get("after")

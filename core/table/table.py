@@ -90,7 +90,7 @@ from atoll.table.reasons import (
 )
 from atoll.table.seating import choose_seat, open_seats, read_kept
 from atoll.types import Config, End
-from atoll.wire import LOGGED, PROTOCOL, KeptSeat, Kind, OnLeave
+from atoll.wire import LOGGED, PROTOCOL, KeptSeat, Kind, LeaveChoice, OnLeave
 
 #: Seconds the peers wait for a host that went quiet before the next seat takes the table over.
 HOST_TIMEOUT_S = 20
@@ -235,6 +235,18 @@ class Timeout:
 
 
 @dataclass(frozen=True)
+class PendingLeave:
+    """Seat ``seat`` (identity ``author``) left at entry ``seq`` of a table whose host's person chooses
+    what follows; ``to`` and ``box``: the stand-in its ``leave`` sealed the seat to, if one was here."""
+
+    seq: int
+    seat: int
+    author: str
+    to: str | None
+    box: str
+
+
+@dataclass(frozen=True)
 class Ask:
     """A late seat to ask directly before answering the timeout at ``seq``: its ``seat``, and how long
     this peer's own clock had seen its turn open when the timeout came (milliseconds)."""
@@ -330,6 +342,11 @@ class Table:
         """The master secret of the seat this peer plays (its own, or the one handed to it)."""
         self.handed_away: HandOver | None = None
         """This peer's seat was handed to a stand-in: it plays no more here."""
+        self.pending_leave: PendingLeave | None = None
+        """A seat that left a table opened with ``on_leave: ask``, until the host's ``decide`` entry."""
+        self.stand_ins_gone: frozenset[str] = frozenset()
+        """The stand-ins the host says are away or gone (its word, not the log's): a seat that leaves
+        hands its seat to the first stand-in that is here. Any stand-in is a valid choice to every peer."""
         self._replaying = False
         self._wrote: list[dict[str, Any]] = []
         self.direct = False
@@ -479,6 +496,8 @@ class Table:
             return "the game is over"
         if message.kind == Kind.CLOSE:
             return None if message.author == self._host_hex() else Refusal.CLOSE_BY_HOST.value
+        if message.kind == Kind.DECIDE:
+            return self._decidable(message)
         if message.kind == Kind.HOST and message.author != self.me:
             return "a seat takes the table over on its own machine, not through the host"
         try:
@@ -602,6 +621,14 @@ class Table:
             self._host_ruling(entry)
             self._flush()
             return
+        if message.kind == Kind.DECIDE:
+            why = self._decidable(message)
+            if why is not None:
+                self._refuse(entry, Refusal.RULING, f"refused decide of the host: {why}")
+            else:
+                self._decide(entry)
+                self._flush()
+            return
         if self.lobby is None:
             self._refuse(entry, Refusal.NOT_OPEN, f"refused: {Refusal.NOT_OPEN.value}")
             return
@@ -719,8 +746,10 @@ class Table:
         if kind == Kind.LEAVE:
             if self.timeout is not None and self.timeout.seat == seat:
                 raise ValueError(f"{seat_label(seat)} has timed out; it cannot leave now")
+            if self.pending_leave is not None:
+                raise ValueError("the host is still to choose what happens to the seat that left before")
             if "to" in body or "box" in body:
-                if lobby.on_leave is not OnLeave.HAND:
+                if lobby.on_leave not in (OnLeave.HAND, OnLeave.ASK):
                     raise ValueError("the host opened this table to end the game when a seat leaves")
                 if self.timeout is not None:
                     raise ValueError("a seat is not handed over while the table settles a timeout")
@@ -782,6 +811,13 @@ class Table:
         assert self.engine is not None
         seat = lobby.seat_of(author)
         assert seat is not None
+        if kind == Kind.LEAVE and lobby.on_leave is OnLeave.ASK:
+            to = str(body["to"]) if "to" in body else None
+            self.pending_leave = PendingLeave(entry.seq, seat, author, to, str(body.get("box", "")))
+            hand = f", or hand the seat to {self._who(to)}" if to is not None else ""
+            self._event(entry, f"{self._who(author)} leaves; the host chooses: wait for them to come back, "
+                               f"end the game{hand}")
+            return
         if kind == Kind.LEAVE and "to" in body:
             self._hand(entry, seat, author, str(body["to"]), str(body["box"]))
             return
@@ -1050,15 +1086,63 @@ class Table:
         engine.pump()
         return True
 
+    def awaits_choice(self) -> bool:
+        """Whether this peer's seat left and the host's person is still to choose what follows: it is
+        played here no more unless the host waits for it and it comes back."""
+        return self.pending_leave is not None and self.pending_leave.author == self.me
+
+    def choices(self) -> tuple[LeaveChoice, ...]:
+        """What the host's person may choose for the seat that left (none while no leave waits)."""
+        pending = self.pending_leave
+        if pending is None or self.over():
+            return ()
+        if pending.to is None or self.lobby is None or pending.to not in self.lobby.stand_ins:
+            return (LeaveChoice.WAIT, LeaveChoice.END)
+        return (LeaveChoice.WAIT, LeaveChoice.END, LeaveChoice.HAND)
+
+    def decide(self, choice: LeaveChoice) -> bytes:
+        """The host's signed ``decide`` entry: ``choice`` for the seat that left."""
+        assert self.pending_leave is not None
+        return self.compose(Kind.DECIDE, {"leave": self.pending_leave.seq, "choice": str(choice)})
+
+    def _decidable(self, message: Envelope) -> str | None:
+        """Why a ``decide`` cannot be taken, or ``None``."""
+        if message.author != self._host_hex():
+            return "only the host chooses what happens to a seat that left"
+        pending = self.pending_leave
+        if pending is None or message.body.get("leave") != pending.seq:
+            return "a decide names no leave that waits for the host's choice"
+        if message.body.get("choice") not in set(self.choices()):
+            return f"the choice is one of {', '.join(self.choices())}"
+        return None
+
+    def _decide(self, entry: Entry) -> None:
+        """The host's person chose what happens to the seat that left (checked by :meth:`_decidable`)."""
+        pending, lobby = self.pending_leave, self.lobby
+        assert pending is not None and lobby is not None
+        self.pending_leave = None
+        choice = LeaveChoice(entry.message.body["choice"])
+        who = self._who(pending.author)
+        if choice is LeaveChoice.HAND and pending.to is not None:
+            self._hand(entry, pending.seat, pending.author, pending.to, pending.box)
+        elif choice is LeaveChoice.END:
+            self.left = pending.seat
+            self._stop(entry, left(pending.seat, who))
+            self._left_behind(entry, pending.seat)
+        else:
+            self._event(entry, f"the host waits for {who} to come back (atoll join --resume)")
+
     def stand_in(self) -> str | None:
         """Who (hex identity) would take this peer's seat if it left now, or ``None``: the game would
-        end (the host chose so, no stand-in is at the table, or a timeout is being settled)."""
+        end (the host chose so, no stand-in is here, or a timeout is being settled)."""
         lobby = self.lobby
-        if lobby is None or lobby.on_leave is not OnLeave.HAND or self.engine is None:
+        if lobby is None or lobby.on_leave not in (OnLeave.HAND, OnLeave.ASK) or self.engine is None:
             return None
         if self.timeout is not None or self.engine.resolver.me is None:  # a seat played without secrets
             return None
-        return lobby.stand_ins[0] if lobby.stand_ins else None
+        # one that went away would hold the seat and stall it: the next one, else the game ends
+        here = [s for s in lobby.stand_ins if s not in self.stand_ins_gone]
+        return here[0] if here else None
 
     def _hand(self, entry: Entry, seat: int, author: str, to: str, box: str) -> None:
         """Seat ``seat`` passes from ``author`` to the stand-in ``to``: from this entry on only ``to``'s

@@ -16,7 +16,7 @@ from atoll.net.sealed import NotForMe, seal_to
 from atoll.table.audit import LogAudit, audit_log
 from atoll.table.handover import open_seat
 from atoll.table.table import Table
-from atoll.wire import Kind, OnLeave
+from atoll.wire import Kind, LeaveChoice, OnLeave
 from tests.table.harness import REGISTRY, Net, Peer, open_table
 
 SHORT = {"kiribati": "professional"}
@@ -30,9 +30,12 @@ def play_until(net: Net, moves: int) -> None:
     _play(net, moves)
 
 
-def _play(net: Net, moves: int) -> None:
+def _play(net: Net, moves: int, gone: tuple[Peer, ...] = ()) -> None:
+    """Let the bots play ``moves`` moves, or until every peer but the ``gone`` ones (they left the table
+    and hear nothing more) is done."""
     made = 0
-    while made < moves and not all(p.table.over() or p.table.handed_away for p in net.peers):
+    playing = [p for p in net.peers if p not in gone]
+    while made < moves and not all(p.table.over() or p.table.handed_away for p in playing):
         moved = False
         for i, peer in enumerate(net.peers):
             observation = peer.session.owes_move()
@@ -204,6 +207,45 @@ def test_a_seat_handed_over_twice_goes_to_the_next_stand_in_and_the_game_finishe
     assert report.clean and [seat for seat, *_ in report.handed] == [1, 1]
 
 
+def test_a_seat_leaving_skips_a_stand_in_that_went_away_and_hands_its_seat_to_the_next_one(
+    tmp_path: Path,
+) -> None:
+    net = open_table("kariba", 3, watchers=2, on_leave=OnLeave.HAND)
+    gone, here = net.peers[3], net.peers[4]
+    gone.session.stand_in = here.session.stand_in = True
+    play_until(net, 6)
+    leaver = net.peers[1]
+    assert leaver.table.stand_in() == gone.table.me
+    net.send(3, gone.table.compose(Kind.BYE, {}))  # the first stand-in's machine leaves the table
+    net.tick(net.now + 0.5)
+    assert leaver.table.stand_in() == here.table.me  # the host's presence frame said so
+    net.send(1, leaver.table.leave())
+    assert here.table.my_seat == 1 and gone.table.my_seat is None
+    _play(net, 100_000, gone=(gone,))
+    assert here.table.closed and here.table.results() is not None
+    assert audited(net, tmp_path).clean
+
+
+def test_a_seat_leaving_when_its_only_stand_in_went_away_ends_the_game_as_without_one() -> None:
+    net, stand_in = handing_table("kariba")
+    play_until(net, 6)
+    net.tick(net.now + 10.0)  # the stand-in's link is silent past the host's grace: away
+    leaver = net.peers[1]
+    assert leaver.table.stand_in() is None
+    net.send(1, leaver.table.leave())
+    assert all(p.table.left == 1 for p in net.peers) and stand_in.table.my_seat is None
+
+
+def test_a_stand_in_back_after_being_away_takes_a_leaving_seat_again() -> None:
+    net, stand_in = handing_table("kariba")
+    play_until(net, 6)
+    net.tick(net.now + 10.0)
+    assert net.peers[1].table.stand_in() is None
+    net.send(len(net.peers) - 1, stand_in.session.hello())  # it comes back: the host hears it again
+    net.tick(net.now + 0.5)
+    assert net.peers[1].table.stand_in() == stand_in.table.me
+
+
 def test_a_stand_in_that_restarts_opens_the_box_again_from_its_own_log(tmp_path: Path) -> None:
     net, stand_in = handing_table("kariba")
     play_until(net, 4)
@@ -329,3 +371,70 @@ def test_a_game_that_would_go_on_is_still_ended_where_the_vanished_seat_holds_a_
     vanish_and_time_out(net, 1)
     assert stand_in.table.my_seat is None  # the fair record refuses to drop a seat holding a pile's key
     assert all(peer.table.ended is not None for peer in (net.peers[0], net.peers[2], stand_in))
+
+
+def asking_table() -> tuple[Net, Peer]:
+    """A table of three whose host's person is asked when a seat leaves, with a stand-in watching."""
+    return handing_table("kariba", on_leave=OnLeave.ASK)
+
+
+def left_and_asked(net: Net) -> Peer:
+    play_until(net, 6)
+    leaver = net.peers[1]
+    net.send(1, leaver.table.leave())
+    assert leaver.table.awaits_choice()
+    return leaver
+
+
+def test_at_a_table_that_asks_a_seat_that_leaves_waits_for_the_hosts_choice_with_all_three_offered() -> None:
+    net, stand_in = asking_table()
+    left_and_asked(net)
+    assert net.host.table.choices() == (LeaveChoice.WAIT, LeaveChoice.END, LeaveChoice.HAND)
+    assert stand_in.table.my_seat is None and not net.host.table.over()
+    said = [e.text for e in net.host.table.events]
+    assert any("leaves; the host chooses: wait for them to come back, end the game, or hand the seat to"
+               in text for text in said)
+
+
+def test_the_host_choosing_hand_gives_the_seat_to_the_stand_in_and_the_game_finishes(tmp_path: Path) -> None:
+    net, stand_in = asking_table()
+    leaver = left_and_asked(net)
+    net.deliver(net.host.local(net.host.table.decide(LeaveChoice.HAND)))
+    assert stand_in.table.my_seat == 1 and leaver.table.handed_away is not None
+    _play(net, 100_000, gone=(leaver,))
+    assert stand_in.table.closed and stand_in.table.results() is not None
+    report = audited(net, tmp_path)
+    assert report.clean and [seat for seat, *_ in report.handed] == [1]
+    decided = next(e for e in net.host.table.log.entries if e.message.kind == Kind.DECIDE)
+    assert decided.message.body == {"leave": decided.seq - 1, "choice": "hand"}  # in the signed log
+
+
+def test_the_host_choosing_end_ends_the_game_for_everyone_as_a_seat_that_left() -> None:
+    net, stand_in = asking_table()
+    left_and_asked(net)
+    net.deliver(net.host.local(net.host.table.decide(LeaveChoice.END)))
+    assert all(p.table.left == 1 for p in net.peers) and stand_in.table.my_seat is None
+
+
+def test_the_host_choosing_wait_keeps_the_seat_for_its_player_who_plays_on() -> None:
+    net, stand_in = asking_table()
+    leaver = left_and_asked(net)
+    net.deliver(net.host.local(net.host.table.decide(LeaveChoice.WAIT)))
+    assert not leaver.table.awaits_choice() and leaver.table.my_seat == 1 and stand_in.table.my_seat is None
+    _play(net, 100_000)  # the player came back (here: its peer never stopped) and the game goes on
+    assert all(p.table.closed and p.table.results() is not None for p in net.peers)
+
+
+def test_without_a_stand_in_here_the_host_is_offered_only_to_wait_or_end() -> None:
+    net = open_table("kariba", 3, on_leave=OnLeave.ASK)
+    left_and_asked(net)
+    assert net.host.table.choices() == (LeaveChoice.WAIT, LeaveChoice.END)
+
+
+def test_only_the_host_chooses_what_happens_to_a_seat_that_left() -> None:
+    net, _ = asking_table()
+    left_and_asked(net)
+    seat = net.peers[0]
+    before = len(net.host.table.log.entries)
+    net.send(0, seat.table.compose(Kind.DECIDE, {"leave": seat.table.pending_leave.seq, "choice": "end"}))
+    assert len(net.host.table.log.entries) == before and net.host.table.pending_leave is not None

@@ -126,3 +126,49 @@ def test_only_the_host_closes_a_table() -> None:
     before = len(net.host.table.log.entries)
     net.send(0, net.peers[0].table.compose("close", {}))
     assert len(net.host.table.log.entries) == before and not net.host.table.over()
+
+
+def test_a_seat_away_when_its_host_closed_the_table_is_not_left_hosting_it_alone(tmp_path: Path) -> None:
+    """Cid's machine is off when Ann closes the table, so the closing entry never reaches it. Back with
+    ``atoll join --resume``, Cid finds nobody (Ann's machine and Bea's left), takes the table over as
+    the next seat and waits for the others; none comes, and it says honestly what it cannot know."""
+    ann = open_profile(tmp_path / "ann", name="Ann")
+    port = free_port()
+    plan = HostPlan("kariba", "standard", 3, "closing table", "127.0.0.1", port, 0, "random", None,
+                    headless=False, announce=False, late_watchers=True, host_timeout=2)
+    screens: list[TableScreen] = []
+
+    async def scenario() -> None:
+        processes: list[asyncio.subprocess.Process] = []
+        with pipe() as keys:
+            hosting = asyncio.ensure_future(_apart(host_table(
+                plan, REGISTRY, ann, terminal=Terminal(keys, SizedOutput(24, 80), screens.append))))
+            try:
+                await until(lambda: bool(screens) and screens[0].app.is_running, 30, "the host's screen")
+                for name in ("Bea", "Cid"):
+                    argv = ["join", "--address", f"127.0.0.1:{port}", "--bot", "random", "--name", name,
+                            "--quiet"]
+                    processes.append(await started(argv, tmp_path / name))
+                source = screens[0].source
+                assert isinstance(source, NetTable)
+                await until(lambda: source.waiting().local, 60, "Ann's turn")
+                bea, cid = processes
+                os.killpg(cid.pid, signal.SIGKILL)  # Cid's laptop goes off
+                await cid.wait()
+                keys.send_text(CTRL_C + "y")  # Ann leaves, closing the table
+                assert await asyncio.wait_for(bea.wait(), 10) == 0
+                assert await asyncio.wait_for(hosting, 30) == 0
+                back = await started(["join", "--resume"], tmp_path / "Cid")
+                processes.append(back)
+                out, _ = await asyncio.wait_for(back.communicate(), 60)
+                assert back.returncode == 1, out.decode()
+                said = " ".join(out.decode().split())
+                assert "nobody else came back to table" in said, said
+                assert "its host may have closed it while this seat was away" in said, said
+                assert "your seat is kept: `atoll join --resume` tries again" in said, said
+            finally:
+                await stop(processes)
+                hosting.cancel()
+                await asyncio.gather(hosting, return_exceptions=True)
+
+    asyncio.run(scenario())
