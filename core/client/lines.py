@@ -14,7 +14,7 @@ import enum
 from collections.abc import Callable, Sequence
 
 from atoll.client.results import headline, result_lines
-from atoll.client.source import Refused, TableSource
+from atoll.client.source import Question, Refused, TableSource
 from atoll.errors import AtollError
 from atoll.game import Fragments
 
@@ -54,6 +54,7 @@ class LineTable:
         self._printed = 0  # log lines printed
         self._asked: tuple[int, int] | None = None  # the moment whose board and prompt were printed
         self._seated = False
+        self._question: Question | None = None  # the question printed last
 
     @property
     def viewer(self) -> int | None:
@@ -70,6 +71,7 @@ class LineTable:
         try:
             while True:
                 self._catch_up()
+                self._ask()
                 if watching.done():
                     self._catch_up()
                     self._closing()
@@ -114,6 +116,15 @@ class LineTable:
             self.write(f"  » {text}" if line.chat else f"  {text}")
         self._printed = len(log)
 
+    def _ask(self) -> None:
+        """A question the table puts to the person here, printed once (answered by a line: its key or
+        its first word, ``w`` or ``wait``)."""
+        question = self.source.question()
+        if question is not None and question != self._question:
+            offered = ", ".join(f"{key} ({what})" for key, what in question.keys)
+            self.write(f"{question.text} type {offered}")
+        self._question = question
+
     def _turn(self) -> None:
         """Before the person's decision, once: the board, the seats, what is asked, the legal texts."""
         seat = self.viewer
@@ -152,6 +163,11 @@ class LineTable:
         if typed is None:
             return False
         text = typed.strip()
+        if self._question is not None and text and text.lower() in _answers(self._question):
+            chosen = self.source.answer(text[0].lower())
+            if chosen is not None:
+                self.write(f"you chose: {chosen}")
+            return True
         said = next((text[len(mark):] for mark in CHAT_MARKS if text.lower().startswith(mark)), None)
         if said is None and self.viewer is None and text and text.lower() not in COMMANDS:
             said = text  # a spectator has no move to make: whatever it types is table talk
@@ -190,6 +206,11 @@ class LineTable:
             self.write("commands: " + ", ".join(f"{name} ({what})" for name, what in COMMANDS.items())
                        + "; a line that starts with ' talks to the table")
         return True
+
+
+def _answers(question: Question) -> set[str]:
+    """What a typed line may be to answer ``question``: a key, or the first word of what it does."""
+    return {key for key, _ in question.keys} | {what.split()[0] for _, what in question.keys}
 
 
 def _plain(fragments: Fragments) -> str:

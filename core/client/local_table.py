@@ -14,7 +14,7 @@ from pathlib import Path
 from atoll.client.narration import Narrator
 from atoll.client.refusals import parse_typed
 from atoll.client.saves import save_replacing
-from atoll.client.source import LogLine, Refused, SeatLine, Waiting
+from atoll.client.source import LogLine, Question, Refused, SeatLine, Waiting
 from atoll.engine.local import LocalResolver
 from atoll.engine.loop import observe
 from atoll.engine.match import Event, Match
@@ -362,6 +362,15 @@ class LocalTable:
     def chat(self, text: str) -> None:
         """Refused: at a local game nobody else reads table talk."""
         raise Refused("table talk is for network tables: nobody else sits at this game")
+
+    def question(self) -> Question | None:
+        """Nothing is asked at a table on this machine."""
+        return None
+
+    def answer(self, key: str) -> str | None:
+        """Nothing is asked, so no key answers."""
+        del key
+        return None
 
     def leave(self) -> str | None:
         """Save the game; say where, and how to go on with it."""

@@ -18,7 +18,7 @@ from dataclasses import replace
 
 from atoll.client.narration import Narrator
 from atoll.client.refusals import parse_typed
-from atoll.client.source import LogLine, Refused, SeatLine, Waiting
+from atoll.client.source import LogLine, Question, Refused, SeatLine, Waiting
 from atoll.engine.observation import Observation
 from atoll.errors import AtollError, Fault
 from atoll.game import Fragments, Game
@@ -28,7 +28,7 @@ from atoll.table.engine import Waiting as EngineWaiting
 from atoll.table.presence import MARKS, Presence, presence_of
 from atoll.table.table import Event, Table
 from atoll.types import Action, Config, Results
-from atoll.wire import Kind
+from atoll.wire import Kind, LeaveChoice
 
 #: How often the table is looked at for changes to draw, in seconds.
 POLL_S = 0.1
@@ -129,6 +129,7 @@ class NetTable:
         self._asked: asyncio.Future[Action] | None = None
         self._asked_at = -1
         self._sent_at = -1
+        self._decided = -1  # the leave entry the host's person answered already
         self._problem: str | None = None
         self._log: list[LogLine] = []
         self._told = 0  # table events looked at
@@ -454,6 +455,37 @@ class NetTable:
     def undo(self, seat: int) -> None:
         """Refused: a network table has no undo."""
         raise Refused("there is no undo at a network table: every move is signed and in everyone's log")
+
+    def question(self) -> Question | None:
+        """For the host's person at a table opened with ``--on-leave ask``: a seat left, and what to do
+        (wait for its player, end the game, or hand it to the stand-in its leave sealed it to)."""
+        pending, lobby = self.table.pending_leave, self.table.lobby
+        choices = self.table.choices()
+        if not self.hosting or pending is None or lobby is None or not choices:
+            return None
+        if pending.seq == self._decided:  # answered: the host's entry is on its way
+            return None
+        who = lobby.names.get(pending.author, "the player")
+        words = {
+            LeaveChoice.WAIT: f"wait for {who}",
+            LeaveChoice.END: "end the game",
+            LeaveChoice.HAND: f"hand the seat to {lobby.names.get(pending.to or '', 'the stand-in')}",
+        }
+        return Question(f"{who} left the table:", tuple((str(c)[0], words[c]) for c in choices))
+
+    def answer(self, key: str) -> str | None:
+        """The host's person answers :meth:`question` (``w``, ``e`` or ``h``): the host signs the choice
+        into the log (a ``decide`` entry); what was chosen, or ``None`` for a key not offered."""
+        asked = self.question()
+        pending = self.table.pending_leave
+        chosen = next((c for c in self.table.choices() if str(c)[0] == key.lower()), None)
+        if asked is None or pending is None or chosen is None:
+            return None
+        self._decided = pending.seq
+        task = asyncio.ensure_future(self._send(self.table.decide(chosen)))
+        self._sending.add(task)
+        task.add_done_callback(self._sending.discard)
+        return dict(asked.keys)[str(chosen)[0]]
 
     def chat(self, text: str) -> None:
         """Send ``text`` to everyone at the table (relayed by the host, never in the game's log)."""

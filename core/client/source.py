@@ -87,6 +87,16 @@ class Waiting:
     """Whether the game has ended."""
 
 
+@dataclass(frozen=True)
+class Question:
+    """Something the person here is asked and must answer with one key (the host's person, when a seat
+    left a table that asks): the words, and each key with what it chooses, in the order offered."""
+
+    text: str
+    keys: tuple[tuple[str, str], ...]
+    """(key, what it does) pairs, e.g. ``("w", "wait for Bea")``."""
+
+
 class TableSource(Protocol):
     """One table as the screen sees it: the game, its view and log, whose turn, and a way to act.
 
@@ -153,6 +163,12 @@ class TableSource(Protocol):
     def leave(self) -> str | None:
         """The player leaves: keep what is needed to come back; returns a line to print (where the
         game was saved and how to resume it), or ``None``."""
+
+    def question(self) -> Question | None:
+        """What the person here is asked now and must answer (:meth:`answer`), or ``None``."""
+
+    def answer(self, key: str) -> str | None:
+        """Answer :meth:`question` with ``key``: what was chosen, or ``None`` for a key it does not offer."""
 
     def chat(self, text: str) -> None:
         """Say ``text`` to everyone at the table (table talk); raises :class:`Refused` where nobody

@@ -811,7 +811,8 @@ class Table:
         assert self.engine is not None
         seat = lobby.seat_of(author)
         assert seat is not None
-        if kind == Kind.LEAVE and lobby.on_leave is OnLeave.ASK:
+        # the host's person is asked, unless the seat's plugin failed (then it leaves as at a hand table)
+        if kind == Kind.LEAVE and lobby.on_leave is OnLeave.ASK and "fault" not in body:
             to = str(body["to"]) if "to" in body else None
             self.pending_leave = PendingLeave(entry.seq, seat, author, to, str(body.get("box", "")))
             hand = f", or hand the seat to {self._who(to)}" if to is not None else ""

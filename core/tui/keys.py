@@ -41,6 +41,14 @@ def table_keys(screen: TableScreen) -> KeyBindings:
     keys.add("y", filter=asking, eager=True)(run(screen.leave))
     keys.add("Y", filter=asking, eager=True)(run(screen.leave))
     keys.add("<any>", filter=asking, eager=True)(run(screen.stay))
+    # the table asks the host's person what happens to a seat that left: one key answers (w, e, h)
+    questioned = Condition(lambda: screen.source.question() is not None and not screen.asking
+                           and not screen.buffer.text)  # a move being typed keeps its letters
+    def answering(key: str) -> Callable[[KeyPressEvent], None]:
+        return run(lambda: screen.answer(key))
+
+    for key in ("w", "e", "h"):
+        keys.add(key, filter=questioned, eager=True)(answering(key))
     def command(name: str) -> Callable[[KeyPressEvent], None]:
         return run(lambda: screen.command(name))
 

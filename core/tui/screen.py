@@ -485,6 +485,10 @@ class TableScreen:
     def _hint(self) -> Fragments:
         if self.asking:
             return [("class:question", " " + self._leave_question() + " [y/N] ")]
+        question = self.source.question()
+        if question is not None:  # answered with one key (see keys.py): first, whatever else is said
+            offered = " · ".join(f"{key}: {what}" for key, what in question.keys)
+            return [("class:question", f" {question.text} {offered} ")]
         refused = bool(self.message) and self.message[0][0] == "class:refused"
         over = self._waiting().over and self.overlay is None and not self.buffer.text
         rematch = self.rematch_hint() if callable(self.rematch_hint) else self.rematch_hint
@@ -636,6 +640,12 @@ class TableScreen:
             return
         self.buffer.cancel_completion()
         self.asking = True
+
+    def answer(self, key: str) -> None:
+        """A key pressed while the table asks a question (:meth:`TableSource.question`)."""
+        chosen = self.source.answer(key)
+        if chosen is not None:
+            self.say(f"you chose: {chosen}", "class:hint")
 
     def stay(self) -> None:
         """Any answer but yes to the question whether to leave."""
