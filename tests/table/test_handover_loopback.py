@@ -127,8 +127,8 @@ def leave_mid_game(
     os.kill(leaver.pid, signal.SIGSTOP)  # mid-game: the table waits on this seat from now on
     os.kill(leaver.pid, signal.SIGINT)
     os.kill(leaver.pid, signal.SIGCONT)
-    leaver.communicate(timeout=30)
-    assert leaver.returncode == 130
+    out, err = leaver.communicate(timeout=30)
+    assert leaver.returncode == 130, (out[-1500:], err[-1500:])
     leaving = atoll(home, "join", "--leave")
     started.append(leaving)
     return finished(leaving, 60)
