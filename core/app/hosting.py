@@ -7,11 +7,9 @@ and secrets, sockets, DNS-SD, bot processes) and tears it down again, also when 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
 import secrets
 import shutil
-import signal
 import subprocess
 import sys
 from collections.abc import Callable
@@ -21,6 +19,7 @@ from pathlib import Path
 from nacl.signing import SigningKey
 
 from atoll.app.big_screen import host_page, screen_field
+from atoll.app.bot_peers import start_bot, stop_bots
 from atoll.app.follow import (
     Link,
     alone_limit,
@@ -40,7 +39,7 @@ from atoll.app.person import (
     refusals_kept,
     say_event,
 )
-from atoll.app.ports import PortTaken, listen
+from atoll.app.ports import PortTaken, lan_addresses, listen, listening_on
 from atoll.app.serve import NobodyCame, close_table, run_host
 from atoll.app.store import (
     SealedFile,
@@ -60,7 +59,7 @@ from atoll.net.descriptors import raise_limit
 from atoll.net.discovery import Announcer
 from atoll.net.encoding import canonical_bytes, fingerprint
 from atoll.net.identity import Profile, tables_dir
-from atoll.net.joinline import join_line, lan_first, shell_key
+from atoll.net.joinline import join_line, shell_key
 from atoll.net.transport import HostSocket, KeyService, curve_keys
 from atoll.registry import Registry
 from atoll.table.host import Sequencer
@@ -440,7 +439,7 @@ async def _serve(
         # the bots on this machine come over loopback, with the key pinned; people get the LAN line
         address = f"127.0.0.1:{port}#{shell_key(server_keys[0])}" if plan.bind in ("0.0.0.0", "::") \
             else f"{plan.bind}:{port}#{shell_key(server_keys[0])}"
-        line = join_line(_listening_on(plan.bind), port, identity)
+        line = join_line(listening_on(plan.bind), port, identity)
         print(
             f"table {plan.table_name!r}: {plan.game} ({plan.variant}), {plan.seats} seats; id {table_id}",
             flush=True,
@@ -451,11 +450,11 @@ async def _serve(
             big_screen = "" if page is None else screen_field(WebAddress.parse(str(plan.web)), page.port)
             announcer = await _announce(plan, table, port, server_keys[0].decode(), host_fp, big_screen)
         if plan.stand_in is not None and start_bots:  # first: it watches before the seats are taken
-            bots.append(_start_bot(profile.home, table_id, "stand-in", address, plan.stand_in, stand_in=True,
+            bots.append(start_bot(profile.home, table_id, "stand-in", address, plan.stand_in, stand_in=True,
                                    think=plan.think, delay=plan.bot_delay))
         for index in range(plan.bots if start_bots else 0):
             seat = bot_seats[index] if index < len(bot_seats) else None
-            started = _start_bot(profile.home, table_id, index, address, plan.bot_kind, seat=seat,
+            started = start_bot(profile.home, table_id, index, address, plan.bot_kind, seat=seat,
                                  think=plan.think, delay=plan.bot_delay)
             bots.append(started)
         person = not plan.headless and not plan.own_bot and not plan.quiet
@@ -496,7 +495,7 @@ async def _serve(
         socket.close()
         if keys is not None:
             keys.close()
-        _stop(bots, patience)
+        stop_bots(bots, patience)
         if page is not None:
             await page.close()
     return Served(report(table, files.log), ending, port)
@@ -526,95 +525,7 @@ async def _announce(
     plan: HostPlan, table: Table, port: int, curve: str, host_fp: str, big_screen: str = ""
 ) -> Announcer:
     announcement = replace(announcement_of(table, curve, host_fp), web=big_screen)
-    interfaces = [plan.bind] if plan.bind not in ("0.0.0.0", "::") else _lan_addresses()
+    interfaces = [plan.bind] if plan.bind not in ("0.0.0.0", "::") else lan_addresses()
     announcer = Announcer(announcement, port=port, interfaces=interfaces)
     await announcer.open()
     return announcer
-
-
-def _listening_on(bind: str) -> list[str]:
-    """The addresses a person joins a table bound to ``bind`` at: the LAN ones for every interface (loopback
-    only when there is nothing else), else ``bind`` itself."""
-    if bind not in ("0.0.0.0", "::"):
-        return [bind]
-    try:
-        return lan_first(_lan_addresses())
-    except AtollError:
-        return ["127.0.0.1"]
-
-
-def _lan_addresses() -> list[str]:
-    """This machine's IPv4 addresses other than loopback (where a table on every interface is announced)."""
-    import ifaddr  # zeroconf's own dependency
-
-    found = [
-        str(ip.ip)
-        for adapter in ifaddr.get_adapters()
-        for ip in adapter.ips
-        if isinstance(ip.ip, str) and not ip.ip.startswith("127.")
-    ]
-    if not found:
-        raise AtollError("no network interface besides loopback to announce on; use --bind or --no-announce")
-    return found
-
-
-def _start_bot(
-    home: Path,
-    table_id: str,
-    index: int | str,
-    address: str,
-    kind: str,
-    *,
-    stand_in: bool = False,
-    seat: int | None = None,
-    think: float | None = None,
-    delay: float | None = None,
-) -> subprocess.Popen[bytes]:
-    """Start one bot peer as its own process, with its own identity under the host's data directory;
-    ``stand_in``: it watches, and takes over a seat whose player leaves; else it sits at ``seat`` (else
-    the first free one). Each of its moves takes at least ``delay`` seconds, if given."""
-    env = dict(os.environ, ATOLL_HOME=str(home / "bots" / f"{table_id}-{index}"))
-    command = bot_command(index, address, kind, stand_in=stand_in, seat=seat, think=think, delay=delay)
-    return subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL)
-
-
-def bot_command(
-    index: int | str,
-    address: str,
-    kind: str,
-    *,
-    stand_in: bool = False,
-    seat: int | None = None,
-    think: float | None = None,
-    delay: float | None = None,
-) -> list[str]:
-    """The command line of a bot peer: ``atoll join`` at ``address`` as a bot (or a stand-in) of ``kind``,
-    at ``seat`` (from 0) when given, a search bot thinking ``think`` seconds a decision when given, each
-    move taking at least ``delay`` seconds when given."""
-    name = "stand-in bot" if stand_in else f"bot {int(index) + 1}"
-    command = [sys.executable, "-m", "atoll.cli.main", "join", "--address", address,
-               "--stand-in" if stand_in else "--bot", kind, "--name", name, "--quiet"]
-    if seat is not None:
-        command += ["--seat", str(seat + 1)]  # the command line counts seats from 1
-    if think is not None:
-        command += ["--think", repr(think)]
-    if delay is not None:
-        command += ["--bot-delay", repr(delay)]
-    return command
-
-
-def _stop(processes: list[subprocess.Popen[bytes]], patience: float) -> None:
-    """Give the bot processes ``patience`` seconds each to finish (the game is over: they close their
-    side of it), then stop the ones still running, all at once: SIGTERM, and SIGKILL after 5 s."""
-    for process in processes:
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            process.wait(timeout=patience)
-    running = [process for process in processes if process.poll() is None]
-    for process in running:
-        process.send_signal(signal.SIGTERM)
-    for process in running:
-        try:
-            process.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()

@@ -1,5 +1,6 @@
-"""A table's two ports on this machine: the table's own and the next one (key requests), bound together
-or refused in one line that suggests a free pair."""
+"""Where a table listens on this machine: its two ports (the table's own and the next one, for key
+requests), bound together or refused in one line that suggests a free pair, and the addresses a person
+joins it at."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from typing import TypeVar
 import zmq
 
 from atoll.errors import AtollError
+from atoll.net.joinline import lan_first
 from atoll.net.transport import HostSocket, KeyService
 
 #: How long a port given is tried again: the previous game's sockets at the same port (a rematch)
@@ -104,3 +106,29 @@ async def bound_again(bind: Callable[[], T], again: bool) -> T:
             if not again or exc.errno != errno.EADDRINUSE or time.monotonic() > deadline:
                 raise
         await asyncio.sleep(0.2)
+
+
+def listening_on(bind: str) -> list[str]:
+    """The addresses a person joins a table bound to ``bind`` at: the LAN ones for every interface (loopback
+    only when there is nothing else), else ``bind`` itself."""
+    if bind not in ("0.0.0.0", "::"):
+        return [bind]
+    try:
+        return lan_first(lan_addresses())
+    except AtollError:
+        return ["127.0.0.1"]
+
+
+def lan_addresses() -> list[str]:
+    """This machine's IPv4 addresses other than loopback (where a table on every interface is announced)."""
+    import ifaddr  # zeroconf's own dependency
+
+    found = [
+        str(ip.ip)
+        for adapter in ifaddr.get_adapters()
+        for ip in adapter.ips
+        if isinstance(ip.ip, str) and not ip.ip.startswith("127.")
+    ]
+    if not found:
+        raise AtollError("no network interface besides loopback to announce on; use --bind or --no-announce")
+    return found

@@ -7,7 +7,7 @@ import argparse
 
 import pytest
 
-from atoll.app.hosting import bot_command
+from atoll.app.bot_peers import bot_command
 from atoll.bots.search import DEFAULT_THINK
 from atoll.cli import cmd_host, cmd_join, cmd_play
 from atoll.cli.common import THINK
