@@ -5,6 +5,11 @@ The table's loop (the host's relay, or a peer's sync with the host) is the calle
 runs it with :meth:`NetTable.chooser` as the seat's chooser, so the socket code stays in
 :mod:`atoll.table` and the screen reads only this class. Every reading method works from the
 :class:`~atoll.table.table.Table` as it stands; :meth:`NetTable.run` watches it for changes.
+
+Why one module of over 500 lines: :class:`NetTable` is one class, the screens' source protocol
+(:class:`~atoll.client.source.TableSource`) answered from one table; its methods are that protocol's,
+and the wording they share (the log's narrator, the countdown, who is away) comes from
+:mod:`atoll.client.narration` and :mod:`atoll.table.presence`.
 """
 
 from __future__ import annotations
