@@ -188,6 +188,8 @@ class PeerSocket:
         self.socket.setsockopt(zmq.RECONNECT_IVL_MAX, 2000)
         self.socket.curve_publickey, self.socket.curve_secretkey = curve_keys(identity)
         self.socket.curve_serverkey = host_key
+        self.server = host_key
+        """The CURVE key (z85) of the host this socket reaches."""
         self._endpoint: str | None = None
         # a refusal by the host's ZAP handler, and a host that cannot read this peer's hello (another
         # key than the one given), reach the client only as monitor events (ZeroMQ itself just retries

@@ -143,6 +143,7 @@ async def follow(
         try:
             return await run_peer(session, link.peer, choose, on_event, passed_over=passed_over)
         except HostGone as gone:
+            table = session.table  # a copy that set aside what a named host showed it alone is a new one
             if table.log.host.encode() != tried_under:  # the table did move since: count afresh
                 passed_over, tried_under = 0, table.log.host.encode()
             passed_over = gone.rank + 1  # if this one does not answer either, the next one

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from nacl.signing import SigningKey
+from zmq.utils import z85
 
 from atoll.app.direct import SideDoor, ask_directly
 from atoll.engine.observation import Observation
@@ -106,6 +107,7 @@ async def run_peer(
     quiet = False
     table.pipelined()  # answers to a deck's shuffle or lock leave first; their proofs are checked right after
     side, asking = _side_door(session), None
+    session.linked_to = z85.decode(socket.server)
     await socket.send(session.hello())
     try:
         # a seat handed over is played elsewhere; one that left waits for the host's choice elsewhere too
@@ -141,6 +143,10 @@ async def run_peer(
                 for reply in session.on_frame(data):
                     await socket.send(reply)
                 table.settle()
+                moving = session.moving()
+                if moving is not None:  # the table named its host: to the next seat, with the proof
+                    await _show_evidence(session)
+                    raise moving
             else:
                 if not quiet and now - heard >= HOST_QUIET_S:
                     quiet = True
@@ -150,6 +156,10 @@ async def run_peer(
                 gone = next_host(table, now - heard, passed_over)
                 if gone is not None:
                     raise gone
+            moving = session.moving()  # the host was named by evidence another seat showed directly
+            if moving is not None:
+                await _show_evidence(session)
+                raise moving
             if now - beat >= HEARTBEAT_S:
                 beat = now
                 await socket.send(session.hello())
@@ -222,8 +232,9 @@ async def _show_evidence(session: PeerSession) -> None:
     would not relay it): each checks it and names the host."""
     table, lobby = session.table, session.table.lobby
     shown = session.evidence_message()
-    if shown is None or lobby is None or table.key is None:
+    if shown is None or lobby is None or table.key is None or session.evidence_shown:
         return
+    session.evidence_shown = True
     key = table.key
     others = [a for a in lobby.seated if a != table.me and a in lobby.standby]
     for _ in range(EVIDENCE_TRIES):  # each seat acknowledges it; one that did not is shown it again

@@ -447,7 +447,10 @@ class Sequencer:
     def _take_over(self) -> list[Outgoing]:
         """Log this seat's ``host`` entry, then take what arrived meanwhile."""
         old, self.taking_over = self.taking_over, None
-        out = self._sequence_own(Kind.HOST, {"after": old})
+        body: dict[str, object] = {"after": old}
+        if self.table.fork is not None:  # the table named the old host for two histories: the proof
+            body["evidence"] = self.table.fork
+        out = self._sequence_own(Kind.HOST, body)
         held, self._held = self._held, []
         for connection, curve_key, data in held:
             out += self.receive(connection, curve_key, data)

@@ -16,6 +16,7 @@ from atoll.engine.loop import observe
 from atoll.engine.observation import Observation
 from atoll.errors import AtollError, Fault
 from atoll.faultlog import record_fault
+from atoll.net.curve import curve_of
 from atoll.net.encoding import canonical_bytes
 from atoll.net.envelope import Envelope, Unauthenticated, decode, open_envelope
 from atoll.pin import GamePin, require_same
@@ -140,6 +141,12 @@ class PeerSession:
     """The seat this peer asks for (from 0), else the one the table gives (:mod:`atoll.table.seating`)."""
     colour: str | None = None
     """The colour this peer asks for instead: the seat of that colour, once the table's game is known."""
+    linked_to: bytes | None = None
+    """The CURVE key (raw) of the host this peer's link reaches now (the caller sets it)."""
+    evidence_shown: bool = False
+    """Whether this peer has shown the other peers its :attr:`evidence` directly."""
+    set_aside: bool = False
+    """This peer has just set aside what a named host showed it alone: it syncs again at the next host."""
 
     def hello(self) -> bytes:
         """The first message on a (re)connection: which entries this peer already holds."""
@@ -211,14 +218,19 @@ class PeerSession:
             and entry["seq"] < len(self.table.log.entries)
         ):
             return [], True  # already held (a catch-up overlapping what arrived live)
-        if self.evidence is not None:
-            return [], False  # nothing more is taken from a host that signed two histories
+        if self.from_named_host():
+            return [], False  # nothing more is taken from a host the table named: it moves on
         try:
             self.table.receive(entry, parsed_strictly=True)
         except HostEquivocated as exc:
             if not self.table.host_forked(exc.evidence):
                 raise TableFailed(f"{exc}; evidence: {exc.evidence}") from exc
-            self.evidence = exc.evidence  # the others are shown it directly (the host would not relay it)
+            if self.evidence is None:
+                self.evidence = exc.evidence  # the others are shown it directly (the host would not relay it)
+            seq = exc.evidence.get("seq")
+            if self.table.deposed is not None and type(seq) is int and 0 < seq < len(self.table.log.entries):
+                # this copy holds what it was shown from there: the next host sends what the others hold
+                self.table, self.set_aside = self.table.set_aside(seq), True
             return [], False
         except BadEntry as exc:
             self.errors.append(f"refused an entry from the host: {exc}")
@@ -422,6 +434,22 @@ class PeerSession:
             return None
         owed = [d for d in self.unlogged_messages() if decode(d).get("kind") in (Kind.MOVE, Kind.FAIR)]
         return frame(Frame.OWED, msgs=[decode(d) for d in owed[:OWED_MOST]])
+
+    def from_named_host(self) -> bool:
+        """Whether this peer's link reaches a host the table has named (:attr:`Table.deposed`)."""
+        named = self.table.deposed_host
+        return named is not None and self.linked_to == curve_of(bytes.fromhex(named))
+
+    def moving(self) -> HostGone | None:
+        """Where this peer goes now that the table named its host: the next seat that can host it
+        (``None`` while the host is not named, or once this peer's link reaches the next host already
+        and its copy needs nothing set aside)."""
+        table, lobby = self.table, self.table.lobby
+        if table.deposed is None or lobby is None or not (self.from_named_host() or self.set_aside):
+            return None
+        self.set_aside = False
+        successor = table.successors()[0]
+        return HostGone(successor, lobby.standby[successor], 0)
 
     def evidence_message(self) -> bytes | None:
         """The signed ``evidence`` envelope to show the other seats, once this peer holds the proof."""

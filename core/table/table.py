@@ -357,6 +357,16 @@ class Table:
         self.pipeline = False
         """This peer's seat answers a deck shuffle or lock before checking its proof; its caller then
         calls :meth:`settle` as soon as the answer has left (see :meth:`pipelined`)."""
+        self.deposed: Ending | None = None
+        """The host was named (it stated a timeout the seats refute, or signed two histories) and the
+        table moves to the next seat as host: set until that seat's ``host`` entry arrives."""
+        self.deposed_host: str | None = None
+        """The identity (hex) of the host :attr:`deposed` names."""
+        self.fork: dict[str, Any] | None = None
+        """The proof that the host signed two histories, once this peer holds it (the next host logs it)."""
+        self.hosts_named: list[tuple[int, Ending]] = []
+        """Every host the log names and the table moved away from: (the entry, the verdict)."""
+        self._named_in_log = False
 
     # -- reading ----------------------------------------------------------------------------
 
@@ -607,7 +617,7 @@ class Table:
             who = self._who(message.author)
             before = self.log.host_at(entry.seq - 1).encode()
             if message.author == self._host_hex() and before != self.log.host.encode():
-                self._event(entry, f"{who} hosts the table now; the host was gone")
+                self._new_host(entry, who)
             else:
                 self._refuse(entry, Refusal.NO_TAKEOVER, f"refused: {who} {Refusal.NO_TAKEOVER.value}")
             return
@@ -885,7 +895,7 @@ class Table:
         who = self._who(self.lobby.seated[seat])
         turn_time = self.lobby.turn_time
         if self.lobby.signed_timing and turn_time is None:
-            self._stop(entry, host_timed(f"it named {who} as late at a table opened with no turn time"))
+            self._name_host(entry, host_timed(f"it named {who} as late at a table opened with no turn time"))
             return
         self.timeout = Timeout(entry.seq, seat)
         self._event(entry, f"the host: {who} ran out of time; the other seats witness it or refuse")
@@ -923,7 +933,8 @@ class Table:
                 try:  # a message the late seat wrote after a history this log does not hold
                     self.log.check_seen(message, before=entry.seq)
                 except HostEquivocated as exc:  # ... signed by the host: the evidence is in this entry
-                    self._stop(entry, host_equivocated(f"{exc}, shown by a message {who} brings"))
+                    self._name_host(entry, host_equivocated(f"{exc}, shown by a message {who} brings"),
+                                    exc.evidence)
                     return
                 except BadEntry:
                     continue
@@ -1008,14 +1019,80 @@ class Table:
     def host_forked(self, evidence: Any) -> bool:
         """Whether ``evidence`` (this peer's own, or shown to it directly by another) proves that the
         host signed two different histories (:meth:`~atoll.table.log.TableLog.fork_proved`); if it
-        does, the game ends here naming the host."""
-        if self.ending is not None and self.ending.reason is EndReason.HOST_EQUIVOCATED:
+        does, the host is named (:meth:`_name_host`)."""
+        if self.fork is not None or (self.ending is not None
+                                     and self.ending.reason is EndReason.HOST_EQUIVOCATED):
             return True
         if self.over() or not self.log.entries or not self.log.fork_proved(evidence):
             return False
+        if self.log.host_at(evidence["seq"]).encode() != self.log.host.encode():
+            return True  # proved of an earlier host, which the table has moved away from already
         detail = f"it signed two different heads for entry {evidence['seq']} (the evidence is its signatures)"
-        self._stop(self.log.entries[-1], host_equivocated(detail))
+        self._name_host(self.log.entries[-1], host_equivocated(detail), evidence, logged=False)
         return True
+
+    def set_aside(self, seq: int) -> Table:
+        """This peer's copy with its entries from ``seq`` on set aside (on disk: moved to a file beside
+        the log, never deleted): a host showed this peer another history from there, which nobody else
+        holds. The copy is played again from the entries before (this peer's secrets are the same, its
+        message numbers go on, so it never signs two messages under one number); it still names the host
+        and moves to the next seat, which sends the history everyone else holds."""
+        path = self.log.path
+        self.log.close()
+        if path is not None:
+            set_aside_from(path, seq + 1)
+        fresh = Table(self.id, self.log.host_at(0).encode(), self.key, self.games, log_path=path,
+                      master=self.master, sealed=self._keeper, clock=self.clock)
+        fresh._n, fresh._sealed = self._n, dict(self._sealed)
+        if path is not None:
+            fresh.restore()
+        else:
+            fresh.take_stored([e.to_json() for e in self.log.entries[:seq]], fresh.restore_entry)
+        fresh.events = [*self.events, Event(f"entries {seq} to {len(self.log.entries) - 1} of this copy are "
+                                            "set aside: the host showed them to this seat alone", seq - 1)]
+        fresh.deposed, fresh.deposed_host, fresh.fork = self.deposed, self.deposed_host, self.fork
+        fresh.hosts_named, fresh.direct, fresh.pipeline = self.hosts_named, self.direct, self.pipeline
+        if fresh.engine is not None and self.pipeline:
+            fresh.engine.pipelined()
+        return fresh
+
+    def _name_host(self, entry: Entry, ending: Ending, fork: dict[str, Any] | None = None, *,
+                   logged: bool = True) -> None:
+        """The host is named (``ending``): the table moves to the next seat as host, which continues
+        from its own copy of the log (its ``host`` entry logs ``fork``, the proof of two histories, if
+        there is one); where no seat can host, the game ends here naming the host. ``logged``: the
+        verdict follows from this log alone (every copy reaches it at this entry), not from evidence
+        shown to this peer directly (the next host's entry logs that)."""
+        self.timeout, self.asking, self.fork = None, None, fork
+        successors = self.successors()
+        if not successors or self.engine is None or self.deposed is not None:
+            self._stop(entry, ending)
+            return
+        if logged:
+            self.hosts_named.append((entry.seq, ending))
+        self._named_in_log = logged
+        self.deposed, self.deposed_host = ending, self._host_hex()
+        next_host = self._who(successors[0])
+        self._event(entry, f"{ending.text}; {next_host} takes the table over and the game goes on")
+
+    def _new_host(self, entry: Entry, who: str) -> None:
+        """``who`` hosts the table from ``entry`` on: the host was gone, or named. A ``host`` entry
+        that brings the proof of the old host's two histories (``evidence``) names it in the log, where
+        the verdict came from evidence shown directly."""
+        evidence = entry.message.body.get("evidence")
+        if evidence is not None and not self._named_in_log:
+            old = self.log.host_at(entry.seq - 1).encode().hex()
+            if self.log.fork_proved(evidence):
+                detail = (f"it signed two different heads for entry {evidence['seq']} (the evidence is in "
+                          f"entry {entry.seq})")
+                self.hosts_named.append((entry.seq, host_equivocated(detail)))
+            else:
+                self._event(entry, f"the evidence against the host {old[:16]} in this entry does not prove "
+                                   "two histories; the take-over stands")
+        named, self.deposed, self.deposed_host, self.fork = self.deposed, None, None, None
+        self._named_in_log = False
+        why = "the host was gone" if named is None and evidence is None else "the host was named"
+        self._event(entry, f"{who} hosts the table now; {why}")
 
     def _refuted(self, entry: Entry, timeout: Timeout, lobby: Lobby) -> None:
         """Every other seat has answered the timeout and some refused it: the timeout is void, and the
@@ -1028,8 +1105,8 @@ class Table:
         late = self._who(lobby.seated[timeout.seat])
         seats = ", ".join(str(s) for s in sorted(timeout.refusals))
         if len(refusers) >= ATTRIBUTABLE_WITNESSES and not witnesses:
-            self._stop(entry, host_timed(f"it named {late} as late before the turn time had passed "
-                                         f"for seats {seats}, who refused it"))
+            self._name_host(entry, host_timed(f"it named {late} as late before the turn time had passed "
+                                              f"for seats {seats}, who refused it"))
             return
         self.timeout = None
         self._event(entry, f"the timeout of {late} is void: seats {seats} refused it; the table goes on")

@@ -30,6 +30,19 @@ from tests.table.wire import WireTable, loopback_table, play
 VICTIM = 1
 
 
+#: The tables of 3, 4 and 5 seats the modified hosts run (dice in each; Kiribati alone seats five).
+TABLES = [(3, "survival"), (4, "survival"), (5, "kiribati")]
+
+
+def modified(
+    game: str, seats: int, host: type[Sequencer], turn_time: float | None = None
+) -> AbstractAsyncContextManager[WireTable]:
+    """A loopback table of ``game`` whose host is ``host``, its seats listening at standby addresses,
+    with one spectator."""
+    variant = "family" if game == "kiribati" else "standard"
+    return loopback_table(game, seats, variant, watchers=1, turn_time=turn_time, sequencer=host, standby=True)
+
+
 class InstantTimeout(Sequencer):
     """A host that states a timeout of seat 1 the moment the game waits on it, once the game's set-up
     is under way, whatever its clock and the table's turn time say."""
@@ -56,7 +69,32 @@ class InstantTimeout(Sequencer):
 
 def copies(wire: WireTable) -> list[Table]:
     """Every honest copy of the log: the host's own, each seat's and the spectator's."""
-    return [wire.host.table, *(peer.table for peer in wire.peers)]
+    return [wire.host.table, *(peer.session.table for peer in wire.peers)]
+
+
+def moved_on(table: Table, entries: int) -> bool:
+    """Whether ``table`` holds a seat's ``host`` entry and at least ``entries`` entries after it, or
+    the game finished under the new host."""
+    taken = [e.seq for e in table.log.entries if e.message.kind == Kind.HOST]
+    return bool(taken) and (table.closed or len(table.log.entries) - taken[0] > entries)
+
+
+def new_host_goes_on(wire: WireTable, named: EndReason, folder: Path) -> None:
+    """Every seat and spectator named the host for ``named`` (in its copy of the log), a seat hosts the
+    table now and the game went on under it; no process and no audit names a seat."""
+    first = wire.host.key.verify_key.encode()
+    for peer in wire.peers:
+        table = peer.session.table
+        assert [e.reason for _, e in table.hosts_named] == [named], table.events[-5:]
+        assert table.ending is None, table.ended
+        assert table.log.host.encode() != first and table.lobby is not None
+        assert table.log.host.encode().hex() in table.lobby.seated
+        host_entry = next(e.seq for e in table.log.entries if e.message.kind == Kind.HOST)
+        played = [e for e in table.log.entries[host_entry:] if e.message.kind in (Kind.MOVE, Kind.FAIR)]
+        assert played or table.closed  # the game goes on: moves and draws under the new host
+    no_seat_named(wire, folder)
+    for report in audited_copies(wire, folder)[1:]:
+        assert report.reason is named and report.cheat is not None and report.cheat.startswith("the host")
 
 
 def audited_copies(wire: WireTable, folder: Path) -> list[LogAudit]:
@@ -79,15 +117,24 @@ def no_seat_named(wire: WireTable, folder: Path) -> None:
         assert report.blame is None and report.reason not in (EndReason.CHEAT, EndReason.FORFEIT)
 
 
-@pytest.mark.parametrize("seats", [3, 4, 5])
+@pytest.mark.parametrize(("seats", "game"), TABLES)
 @pytest.mark.parametrize("turn_time", [None, 30.0], ids=["no-turn-time", "turn-time-30s"])
-def test_a_host_that_states_an_instant_timeout_is_named_and_no_seat_is(
-    seats: int, turn_time: float | None, tmp_path: Path
+def test_a_host_that_states_an_instant_timeout_is_named_and_the_next_seat_hosts_the_game_on(
+    seats: int, game: str, turn_time: float | None, tmp_path: Path
 ) -> None:
     async def run() -> None:
-        async with loopback_table(
-            "kiribati", seats, "family", watchers=1, turn_time=turn_time, sequencer=InstantTimeout
-        ) as wire:
+        async with modified(game, seats, InstantTimeout, turn_time) as wire:
+            until = lambda: all(moved_on(p.session.table, 2 * seats) for p in wire.peers)  # noqa: E731
+            await asyncio.wait_for(play(wire, until=until, following=True), 60)
+            assert isinstance(wire.host, InstantTimeout) and wire.host.stated
+            new_host_goes_on(wire, EndReason.HOST_TIMED, tmp_path)
+
+    asyncio.run(run())
+
+
+def test_a_named_host_no_seat_can_take_over_from_ends_the_game_naming_it(tmp_path: Path) -> None:
+    async def run() -> None:
+        async with loopback_table("survival", 3, "standard", watchers=1, sequencer=InstantTimeout) as wire:
             await asyncio.wait_for(play(wire, until=lambda: all(t.over() for t in copies(wire))), 60)
             assert isinstance(wire.host, InstantTimeout) and wire.host.stated
             for table in copies(wire):
@@ -197,19 +244,6 @@ class ForksOneSeat(Sequencer):
 
             self.emit = forking
         return super()._sequence(message)
-
-
-#: The tables of 3, 4 and 5 seats the modified hosts run (dice in each; Kiribati alone seats five).
-TABLES = [(3, "survival"), (4, "survival"), (5, "kiribati")]
-
-
-def modified(
-    game: str, seats: int, host: type[Sequencer], turn_time: float | None = None
-) -> AbstractAsyncContextManager[WireTable]:
-    """A loopback table of ``game`` whose host is ``host``, its seats listening at standby addresses,
-    with one spectator."""
-    variant = "family" if game == "kiribati" else "standard"
-    return loopback_table(game, seats, variant, watchers=1, turn_time=turn_time, sequencer=host, standby=True)
 
 
 @pytest.mark.parametrize(("seats", "game"), TABLES)

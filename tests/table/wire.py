@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 from nacl.signing import SigningKey
 
-from atoll.app.follow import standby_address
+from atoll.app.follow import Link, follow, standby_address
 from atoll.app.peer_loop import bot_chooser, run_peer
 from atoll.app.serve import run_host
 from atoll.engine.observation import Observation
@@ -193,20 +193,28 @@ async def play(
     honest: Sequence[int] | None = None,
     choosers: ChooserFor | None = None,
     until: Callable[[], bool] | None = None,
+    following: bool = False,
 ) -> None:
     """Play with random bots until the host and the ``honest`` peers (default: all) are done.
 
     ``until``, if given, ends the play early once it holds (checked as frames arrive). Whatever is
-    still running then (a cheater's peer, a stalled table) is cancelled.
+    still running then (a cheater's peer, a stalled table) is cancelled. ``following``: each peer
+    follows the table to the next host (:func:`~atoll.app.follow.follow`, the way ``atoll join``
+    plays), which a seat may then host at its standby address; the first host is not waited for.
     """
     wanted = list(range(len(wire.peers))) if honest is None else list(honest)
     hosting = asyncio.create_task(run_host(wire.host, wire.socket, grace=1.0))
     started: dict[int, asyncio.Task[Table]] = {}
+    links: list[Link] = []
 
     def start(peer: WirePeer) -> None:
         choose = random_bot(peer.table, 7 + peer.index) if peer.session.role == "sit" else None
         if choose is not None and choosers is not None:
             choose = choosers(peer.index, choose)
+        if following:
+            links.append(Link(peer.key, peer.socket))
+            started[peer.index] = asyncio.create_task(follow(peer.session, links[-1], choose, None))
+            return
         started[peer.index] = asyncio.create_task(run_peer(peer.session, peer.socket, choose))
 
     # the spectators first: once the seats are taken the host admits only the identities it knows,
@@ -224,7 +232,7 @@ async def play(
         if peer.index not in started:
             start(peer)
     tasks = [started[peer.index] for peer in wire.peers]
-    waited: list[asyncio.Future[Any]] = [hosting, *(tasks[i] for i in wanted)]
+    waited: list[asyncio.Future[Any]] = [*([] if following else [hosting]), *(tasks[i] for i in wanted)]
     try:
         if until is None:
             await asyncio.gather(*waited)
@@ -240,6 +248,8 @@ async def play(
         for task in [hosting, *tasks]:
             task.cancel()
         await asyncio.gather(hosting, *tasks, return_exceptions=True)
+        for link in links:  # the sockets of the hosts followed since, and of a seat that hosted
+            link.close()
 
 
 def cheating_participants(
