@@ -36,9 +36,10 @@ class SideDoor:
         self._serving: asyncio.Task[None] | None = None
 
     def admit(self, curve_key: bytes) -> bool:
-        """Only the seats of this table (their identities pinned from the log) may connect."""
+        """Only the seats and spectators of this table that listen too (their identities pinned from
+        the log, with their addresses) may connect."""
         lobby = self.session.table.lobby
-        return lobby is not None and any(curve_of(bytes.fromhex(a)) == curve_key for a in lobby.seated)
+        return lobby is not None and any(curve_of(bytes.fromhex(a)) == curve_key for a in lobby.standby)
 
     def open(self, address: str) -> bool:
         """Listen at ``address`` (``HOST:PORT``) and answer from now on; ``False`` (and a line in the

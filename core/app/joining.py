@@ -262,7 +262,8 @@ async def _join_once(
         if files.log.exists():
             table.restore(repair=True)  # a damaged tail is sent again by the host
         link = Link(key, socket, announce=plan.announced)
-        standby = standby_address(plan.host, plan.port) if role == "sit" else None
+        # a spectator listens there too, to be shown evidence against the host directly
+        standby = standby_address(plan.host, plan.port)
         try:
             status, ending = await play(
                 table, link, role, plan.bot, plan.quiet, found, profile, standby=standby, terminal=terminal,

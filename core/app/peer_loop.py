@@ -194,11 +194,12 @@ Asking = tuple[int, "asyncio.Task[bytes | None]"]
 
 def _side_door(session: PeerSession) -> SideDoor | None:
     """A seat with a standby address listens there for the other seats' questions while it plays, and
-    asks late seats itself before it witnesses (``None``: a spectator, or a seat with no address)."""
+    asks late seats itself before it witnesses; a spectator with one listens there for evidence against
+    the host (``None``: a peer with no address)."""
     table = session.table
-    if session.role != "sit" or table.key is None:
+    if table.key is None:
         return None
-    table.direct = True
+    table.direct = session.role == "sit"
     side = SideDoor(table.key, session) if session.standby is not None else None
     if side is not None and session.standby is not None and not side.open(session.standby):
         side.close()
@@ -236,7 +237,7 @@ async def _show_evidence(session: PeerSession) -> None:
         return
     session.evidence_shown = True
     key = table.key
-    others = [a for a in lobby.seated if a != table.me and a in lobby.standby]
+    others = [a for a in [*lobby.seated, *lobby.spectators] if a != table.me and a in lobby.standby]
     for _ in range(EVIDENCE_TRIES):  # each seat acknowledges it; one that did not is shown it again
         answers = await asyncio.gather(*(ask_directly(key, lobby.standby[a], a, shown) for a in others))
         others = [a for a, answer in zip(others, answers, strict=True) if answer is None]

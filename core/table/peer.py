@@ -294,6 +294,8 @@ class PeerSession:
                 self.joined = True
             elif self.role == "watch" or not lobby.full():
                 body: dict[str, Any] = self._sit_body() if self.role == "sit" else {"name": self.name}
+                if self.role == "watch" and self.standby is not None:
+                    body["standby"] = self.standby  # where it is shown evidence against the host
                 self.joined = True
                 if self.role == "watch" and self.stand_in:
                     body["stand_in"] = True
@@ -424,13 +426,13 @@ class PeerSession:
             message = open_envelope(data)
         except Unauthenticated:
             return None
-        if message.table != self.table.id or lobby is None or message.author not in lobby.seated:
+        if message.table != self.table.id or lobby is None or message.author not in lobby.standby:
             return None
         if message.kind == Kind.EVIDENCE:
             if self.table.host_forked(message.body.get("evidence")) and self.evidence is None:
                 self.evidence = message.body["evidence"]
             return frame(Frame.OWED, msgs=[])
-        if message.kind != Kind.ASK:
+        if message.kind != Kind.ASK or message.author not in lobby.seated:
             return None
         owed = [d for d in self.unlogged_messages() if decode(d).get("kind") in (Kind.MOVE, Kind.FAIR)]
         return frame(Frame.OWED, msgs=[decode(d) for d in owed[:OWED_MOST]])

@@ -810,6 +810,8 @@ class Table:
         if kind == Kind.WATCH:
             lobby.spectators.append(author)
             lobby.names[author] = body["name"]
+            if isinstance(body.get("standby"), str):  # where it listens for evidence against the host
+                lobby.standby[author] = body["standby"]
             if isinstance(body.get("bot"), str):  # a bot stand-in: a seat handed to it is still a bot's
                 lobby.bots[author] = body["bot"]
             if body.get("stand_in") is True:

@@ -247,29 +247,25 @@ class ForksOneSeat(Sequencer):
 
 
 @pytest.mark.parametrize(("seats", "game"), TABLES)
-def test_a_host_that_shows_one_seat_a_fork_is_named_by_every_seat_and_no_seat_is(
+def test_a_host_that_shows_one_seat_a_fork_is_named_by_every_peer_and_the_next_seat_hosts_the_game_on(
     seats: int, game: str, tmp_path: Path
 ) -> None:
     async def run() -> None:
         async with modified(game, seats, ForksOneSeat, WITHHOLDING_TURN_TIME) as wire:
-            seated = [p for p in wire.peers if p.session.role == "sit"]
-
-            def named() -> bool:
-                return all(p.table.over() for p in seated)
-
-            await asyncio.wait_for(play(wire, honest=[p.index for p in seated], until=named), 90)
+            until = lambda: all(moved_on(p.session.table, 2 * seats) for p in wire.peers)  # noqa: E731
+            await asyncio.wait_for(play(wire, until=until, following=True), 90)
             assert isinstance(wire.host, ForksOneSeat) and wire.host.forked_at is not None
-            for peer in seated:
-                ending = peer.table.ending
-                assert ending is not None and ending.reason is EndReason.HOST_EQUIVOCATED, peer.table.ended
-            no_seat_named(wire, tmp_path)
-            # a seat shown the evidence stops taking entries at once: the longest other copy holds the
-            # position (the host's own copy always does)
-            victim = next(p.table for p in seated if p.table.my_seat == VICTIM)  # seats: first come
-            others = [p.table for p in seated if p.table is not victim] + [wire.host.table]
-            other = max(others, key=lambda t: len(t.log.entries))
+            new_host_goes_on(wire, EndReason.HOST_EQUIVOCATED, tmp_path)
+            # the spectator was shown the two signatures directly, and checked them, before it moved
+            spectator = next(p.session.table for p in wire.peers if p.session.role == "watch")
+            assert any(e.text.startswith(EndReason.HOST_EQUIVOCATED.value) for e in spectator.events)
+            # the seat shown the fork set its forked entries aside; what it held then, beside any other
+            # seat's copy, is the evidence `atoll audit LOG1 LOG2` prints, naming the host
+            victim = next(p for p in wire.peers if p.table.my_seat == VICTIM)  # seats: first come
+            assert victim.session.table is not victim.table
+            other = wire.host.table
             paths = []
-            for name, table in (("victim", victim), ("other", other)):
+            for name, table in (("victim", victim.table), ("other", other)):
                 paths.append(tmp_path / f"{name}.jsonl")
                 paths[-1].write_text("".join(e.to_bytes().decode() + "\n" for e in table.log.entries))
             fork = find_fork([(path, replayed(path, REGISTRY.game)[1]) for path in paths])

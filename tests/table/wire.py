@@ -142,7 +142,7 @@ async def loopback_table(
             copy = Table(host.table.id, host_key.verify_key.encode(), key, registry.game)
             role = "sit" if index < seats else "watch"
             session = PeerSession(copy, role, f"p{index}", registry.installed_pin)
-            if standby and role == "sit":
+            if standby:
                 session.standby = standby_address("127.0.0.1", port)
             link = PeerSocket(key, curve_keys(host_key)[0])
             peers.append(WirePeer(index, key, copy, session, link))
