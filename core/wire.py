@@ -30,8 +30,11 @@ from typing import Any, NotRequired, TypedDict
 #: and a seat answers a timeout with a ``witness`` or a ``refuse`` (docs/decisions/0020); a ``sit`` may
 #: choose its seat and the ``open`` entry may keep seats for the people of the game before
 #: (:class:`SitBody`, :class:`KeptSeat`; docs/decisions/0023-seats-at-a-table.md): a peer of version 4
-#: would seat people elsewhere.
-PROTOCOL = "atoll-table/5"
+#: would seat people elsewhere. Version 6: a host the table names (a timeout the seats refute, two
+#: histories) or one that withholds a message every seat holds is replaced by the next seat, whose
+#: ``host`` entry may bring the evidence; a peer of version 5 would end the game there, or stay with
+#: the host (docs/decisions/0020).
+PROTOCOL = "atoll-table/6"
 
 
 class Kind(StrEnum):
@@ -82,6 +85,9 @@ class Kind(StrEnum):
     ASK = "ask"
     """A seat asks a late seat directly, at its standby address, for what it owes: :class:`AskBody`;
     never logged (the answer is an ``owed`` frame)."""
+    WITHHELD = "withheld"
+    """A seat gives the others directly its messages the host has not sequenced for a host timeout:
+    :class:`WithheldBody`; never logged (the answer is an empty ``owed`` frame)."""
 
 
 #: The kinds the host sequences into the log; the rest are conversation with the host.
@@ -159,6 +165,8 @@ class WatchBody(TypedDict):
     bot: NotRequired[str]
     """A stand-in that is a bot says its kind, as a bot's ``sit`` does: a seat handed to it is still
     played by a bot, and bots are paced only while a person sits (docs/decisions/0023)."""
+    standby: NotRequired[str]
+    """Where (``HOST:PORT``) the spectator listens to be shown evidence against the host directly."""
 
 
 class OnLeave(StrEnum):
@@ -240,6 +248,13 @@ class EvidenceBody(TypedDict):
     evidence: dict[str, Any]
 
 
+class WithheldBody(TypedDict):
+    """``withheld``: the sending seat's own moves and protocol messages (envelopes) the host has not
+    sequenced, though it answers (at most :data:`atoll.table.table.OWED_MOST`)."""
+
+    msgs: list[dict[str, Any]]
+
+
 class AskBody(TypedDict):
     """``ask``: the entry number of the timeout the asking seat is to answer."""
 
@@ -277,9 +292,14 @@ class HandOverBox(TypedDict):
 
 
 class HostBody(TypedDict):
-    """``host``: the host (hex identity) this seat replaces."""
+    """``host``: the host (hex identity) this seat replaces; why, when it was not gone."""
 
     after: str
+    evidence: NotRequired[dict[str, Any]]
+    """The proof that the host signed two histories (:class:`EvidenceBody`'s), shown to this seat."""
+    withheld: NotRequired[list[dict[str, Any]]]
+    """Messages of a seat that every peer held directly for a host timeout and the host had not
+    sequenced (each signed by its seat; sequenced again right after)."""
 
 
 class ChatBody(TypedDict):

@@ -153,7 +153,8 @@ async def follow(
                 table.events.append(Event(text, at))
                 link.peer.close()
                 link.peer = None
-                host_here(link, table, gone.address, taking_over=True, unlogged=session.unlogged_messages())
+                host_here(link, table, gone.address, taking_over=True,
+                          unlogged=[*session.unlogged_messages(), *session.withheld_messages()])
                 came_back = session.welcomes == 0  # no host has answered this seat since it came back
                 continue
             table.events.append(Event(f"the host is gone; going to the next seat at {gone.address}", at))

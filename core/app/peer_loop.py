@@ -107,6 +107,7 @@ async def run_peer(
     quiet = False
     table.pipelined()  # answers to a deck's shuffle or lock leave first; their proofs are checked right after
     side, asking = _side_door(session), None
+    giving: list[asyncio.Task[None]] = []
     session.linked_to = z85.decode(socket.server)
     await socket.send(session.hello())
     try:
@@ -147,6 +148,12 @@ async def run_peer(
                 if moving is not None:  # the table named its host: to the next seat, with the proof
                     await _show_evidence(session)
                     raise moving
+            pushed = session.push()
+            if pushed is not None:  # the host withholds this seat's messages: the others hold them
+                given, again = pushed
+                giving.append(asyncio.ensure_future(_give(session, given)))
+                for data in again:
+                    await socket.send(data)
             else:
                 if not quiet and now - heard >= HOST_QUIET_S:
                     quiet = True
@@ -177,6 +184,8 @@ async def run_peer(
             asking[1].cancel()
         if side is not None:
             side.close()
+        for task in giving:
+            task.cancel()
     if on_event is not None:
         for event in table.events[shown:]:
             on_event(event)
@@ -226,6 +235,16 @@ async def _ask(session: PeerSession, socket: PeerSocket, asking: Asking | None) 
             await socket.send(reply)
         return None
     return seq, asyncio.ensure_future(ask_directly(table.key, address, late, data))
+
+
+async def _give(session: PeerSession, given: bytes) -> None:
+    """Give every other seat and spectator that listens this seat's ``withheld`` messages directly."""
+    table, lobby = session.table, session.table.lobby
+    if lobby is None or table.key is None:
+        return
+    key = table.key
+    others = [a for a in [*lobby.seated, *lobby.spectators] if a != table.me and a in lobby.standby]
+    await asyncio.gather(*(ask_directly(key, lobby.standby[a], a, given) for a in others))
 
 
 async def _show_evidence(session: PeerSession) -> None:

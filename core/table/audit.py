@@ -70,6 +70,8 @@ class LogAudit:
     """The build of the game the ``open`` entry pins (``None``: a log of an earlier version)."""
     installed: GamePin | None = None
     """The build of that game installed where the audit runs (``None``: not installed, or not asked)."""
+    hosts_replaced: list[tuple[int, str]] = field(default_factory=list)
+    """Each host the table moved away from without naming it: (the entry of the next host's ``host``, why)."""
     hosts_named: list[tuple[int, str]] = field(default_factory=list)
     """Each host the log names and moves away from to the next seat: (the entry, what it did)."""
     differs: str | None = None
@@ -119,6 +121,7 @@ def audit_log(
             for h in lobby.handed
         ]
     report.hosts_named = [(seq, named.text) for seq, named in table.hosts_named]
+    report.hosts_replaced = list(table.hosts_replaced)
     if table.hosts_named:  # the table moved away from a host it named: the log names it, as a cheat
         report.reason, report.cheat = table.hosts_named[0][1].reason, table.hosts_named[0][1].text
     ending = table.ending
@@ -193,6 +196,8 @@ def report_lines(path: Path, report: LogAudit) -> list[str]:
             lines.append(f"  installed here: {here}")
     lines += [f"  the host is named at entry {seq} and the next seat hosts the table: {text}"
               for seq, text in report.hosts_named]
+    lines += [f"  the next seat hosts the table from entry {seq}: {text}"
+              for seq, text in report.hosts_replaced]
     lines += [f"  refused (changed nothing): {text}" for text in report.refused[:20]]
     if report.vouched:
         shown = ", ".join(str(seq) for seq in report.vouched[:20])

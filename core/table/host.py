@@ -28,7 +28,7 @@ from atoll.table.frames import entry_frame, frame
 from atoll.table.log import BadEntry, HostEquivocated, sequence
 from atoll.table.presence import changes
 from atoll.table.reasons import EndReason
-from atoll.table.table import Event, SealedKeeper, Table
+from atoll.table.table import OWED_MOST, Event, SealedKeeper, Table
 from atoll.wire import PROTOCOL, Frame, KeptSeat, Kind, OnLeave
 
 log = logging.getLogger("atoll.table.host")
@@ -450,6 +450,11 @@ class Sequencer:
         body: dict[str, object] = {"after": old}
         if self.table.fork is not None:  # the table named the old host for two histories: the proof
             body["evidence"] = self.table.fork
+        me = self.table.me
+        withheld = [own_envelope(data) for connection, _, data in self._held if not connection]
+        withheld = [m for m in withheld if m.author != me and not self.table.log.holds(m)][:OWED_MOST]
+        if withheld:  # messages the old host withheld, held by every peer: the record of why
+            body["withheld"] = [m.to_json() for m in withheld]
         out = self._sequence_own(Kind.HOST, body)
         held, self._held = self._held, []
         for connection, curve_key, data in held:

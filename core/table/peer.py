@@ -18,7 +18,7 @@ from atoll.errors import AtollError, Fault
 from atoll.faultlog import record_fault
 from atoll.net.curve import curve_of
 from atoll.net.encoding import canonical_bytes
-from atoll.net.envelope import Envelope, Unauthenticated, decode, open_envelope
+from atoll.net.envelope import Envelope, Unauthenticated, decode, open_envelope, own_envelope
 from atoll.pin import GamePin, require_same
 from atoll.table.frames import BATCH_ENTRIES, frame, read_frame
 from atoll.table.log import BadEntry, HostEquivocated
@@ -84,6 +84,8 @@ class Unlogged:
     welcome: int
     """The number of welcomes (heartbeat answers) seen when it was last sent."""
     attempts: int = 0
+    since: float = 0.0
+    """When (the table's clock) it was first sent."""
 
 
 @dataclass
@@ -143,6 +145,13 @@ class PeerSession:
     """The colour this peer asks for instead: the seat of that colour, once the table's game is known."""
     linked_to: bytes | None = None
     """The CURVE key (raw) of the host this peer's link reaches now (the caller sets it)."""
+    withheld: dict[tuple[str, int], tuple[bytes, float]] = field(default_factory=dict)
+    """Seats' messages the host has not sequenced, held here directly (by author and number): each
+    with when (the table's clock) this peer came to hold it (docs/decisions/0020)."""
+    withheld_under: bytes = b""
+    """The host (its identity) under which :attr:`withheld` is counted."""
+    pushed: set[int] = field(default_factory=set)
+    """This seat's own message numbers it has given the others directly (:meth:`push`)."""
     evidence_shown: bool = False
     """Whether this peer has shown the other peers its :attr:`evidence` directly."""
     set_aside: bool = False
@@ -247,7 +256,7 @@ class PeerSession:
         own = self.table.log.sealed(data)  # read already when this peer sealed it
         n = own.n if own is not None else decode(data).get("n")
         if type(n) is int:
-            self.unlogged[n] = Unlogged(data, self.welcomes)
+            self.unlogged[n] = Unlogged(data, self.welcomes, since=self.table.clock())
         return data
 
     def unlogged_messages(self) -> list[bytes]:
@@ -428,6 +437,9 @@ class PeerSession:
             return None
         if message.table != self.table.id or lobby is None or message.author not in lobby.standby:
             return None
+        if message.kind == Kind.WITHHELD and message.author in lobby.seated:
+            self._hold(message)
+            return frame(Frame.OWED, msgs=[])
         if message.kind == Kind.EVIDENCE:
             if self.table.host_forked(message.body.get("evidence")) and self.evidence is None:
                 self.evidence = message.body["evidence"]
@@ -443,15 +455,81 @@ class PeerSession:
         return named is not None and self.linked_to == curve_of(bytes.fromhex(named))
 
     def moving(self) -> HostGone | None:
-        """Where this peer goes now that the table named its host: the next seat that can host it
-        (``None`` while the host is not named, or once this peer's link reaches the next host already
-        and its copy needs nothing set aside)."""
+        """Where this peer goes now that the table named its host, or its host withholds a message
+        every peer holds (:meth:`withholding`): the next seat that can host it (``None`` otherwise, or
+        once this peer's link reaches the next host already and its copy needs nothing set aside)."""
         table, lobby = self.table, self.table.lobby
-        if table.deposed is None or lobby is None or not (self.from_named_host() or self.set_aside):
+        if lobby is None:
+            return None
+        if table.deposed is None:
+            if not self.withholding() or not table.successors():
+                return None
+        elif not (self.from_named_host() or self.set_aside):
             return None
         self.set_aside = False
         successor = table.successors()[0]
-        return HostGone(successor, lobby.standby[successor], 0)
+        # rank -1: nobody was passed over; if the next seat does not host yet, it is waited for as
+        # for a host that went quiet (it may not yet have seen what this peer saw)
+        return HostGone(successor, lobby.standby[successor], -1)
+
+    def push(self) -> tuple[bytes, list[bytes]] | None:
+        """This seat's moves and protocol messages that the host, though it answers, has not sequenced
+        for a host timeout, and that this peer's own copy would take now (a message refused for a
+        reason is no withholding): a signed ``withheld`` for the other peers to hold directly, and the
+        messages, to send the host once more (``None``: nothing to give, or given already)."""
+        table, lobby = self.table, self.table.lobby
+        if lobby is None or table.my_seat is None or table.over() or not self.caught_up():
+            return None
+        now, me = table.clock(), table.me or ""
+        late = []
+        for n, waiting in sorted(self.unlogged.items()):
+            if n in self.pushed or now - waiting.since < lobby.host_timeout or table.log.holds_number(me, n):
+                continue
+            message = own_envelope(waiting.data)
+            if message.kind in (Kind.MOVE, Kind.FAIR) and table.admissible(message) is None:
+                late.append(message)
+        if not late:
+            return None
+        late = late[:OWED_MOST]
+        for message in late:
+            self.pushed.add(message.n)
+            self.withheld[(me, message.n)] = (message.raw, now)
+        given = table.compose(Kind.WITHHELD, {"msgs": [m.to_json() for m in late]})
+        return given, [m.raw for m in late]
+
+    def withholding(self) -> bool:
+        """Whether the host this peer's link reaches, the table's host, has not sequenced for a host
+        timeout a message every peer holds directly (given by its seat with :meth:`push`, and one this
+        peer's copy would take now); the messages it holds that the log took since are let go."""
+        table, lobby = self.table, self.table.lobby
+        if not self.withheld or lobby is None or self.linked_to != curve_of(table.log.host.encode()):
+            return False
+        now, overdue = table.clock(), False
+        if self.withheld_under != table.log.host.encode():  # a new host: it has a host timeout of its own
+            self.withheld_under = table.log.host.encode()
+            self.withheld = {key: (data, now) for key, (data, _) in self.withheld.items()}
+        for key, (data, since) in list(self.withheld.items()):
+            message = own_envelope(data)
+            if table.log.holds(message) or table.over() or table.admissible(message) is not None:
+                del self.withheld[key]
+            elif now - since >= lobby.host_timeout:
+                overdue = True
+        return overdue
+
+    def withheld_messages(self) -> list[bytes]:
+        """The seats' messages this peer holds directly that the log lacks (a new host takes them)."""
+        return [data for data, _ in self.withheld.values()]
+
+    def _hold(self, withheld: Envelope) -> None:
+        """Hold the messages a seat gives directly (``withheld``) that are its own, that the log lacks
+        and that this peer's copy would take now: the host has them too, the seat says, and its word is
+        checked by the clock (:meth:`withholding`)."""
+        msgs = withheld.body.get("msgs")
+        now = self.table.clock()
+        for data in msgs[:OWED_MOST] if isinstance(msgs, list) else []:
+            message = self.table.owed_envelope(data, withheld.author)
+            if message is not None and self.table.admissible(message) is None:
+                self.withheld.setdefault((message.author, message.n), (message.raw, now))
 
     def evidence_message(self) -> bytes | None:
         """The signed ``evidence`` envelope to show the other seats, once this peer holds the proof."""

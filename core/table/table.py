@@ -367,6 +367,8 @@ class Table:
         self.hosts_named: list[tuple[int, Ending]] = []
         """Every host the log names and the table moved away from: (the entry, the verdict)."""
         self._named_in_log = False
+        self.hosts_replaced: list[tuple[int, str]] = []
+        """Every host the table moved away from, unnamed, because it withheld messages every peer held."""
 
     # -- reading ----------------------------------------------------------------------------
 
@@ -976,12 +978,12 @@ class Table:
             return []
         brought: list[Envelope] = []
         for data in refusal.body.get("owed", []):
-            message = self._owed_envelope(data, late)
+            message = self.owed_envelope(data, late)
             if message is not None and all(m.n != message.n for m in brought):
                 brought.append(message)
         return brought
 
-    def _owed_envelope(self, data: Any, late: str) -> Envelope | None:
+    def owed_envelope(self, data: Any, late: str) -> Envelope | None:
         """``data`` (an envelope's JSON form, or its bytes) as a message ``late`` owes, else ``None``."""
         try:
             message = open_envelope(data if isinstance(data, bytes) else canonical_bytes(data))
@@ -1003,7 +1005,7 @@ class Table:
         if self.timeout is None or self.timeout.seq != seq or self.over():
             return  # settled meanwhile
         late = lobby.seated[asking.seat]
-        kept = [m for m in (self._owed_envelope(d, late) for d in owed) if m is not None][:OWED_MOST]
+        kept = [m for m in (self.owed_envelope(d, late) for d in owed) if m is not None][:OWED_MOST]
         if not kept:
             body: dict[str, Any] = {"timeout": seq}
             self._outbox.append((_answer_key(seq), self.compose(Kind.WITNESS, body)))
@@ -1094,7 +1096,26 @@ class Table:
         named, self.deposed, self.deposed_host, self.fork = self.deposed, None, None, None
         self._named_in_log = False
         why = "the host was gone" if named is None and evidence is None else "the host was named"
+        withheld = self._withheld(entry)
+        if withheld:
+            why = (f"the host had not sequenced {withheld}, which every peer held directly for a host "
+                   "timeout (replaced, not named: it may never have had them)")
+            self.hosts_replaced.append((entry.seq, why))
         self._event(entry, f"{who} hosts the table now; {why}")
+
+    def _withheld(self, entry: Entry) -> str:
+        """Whose messages a ``host`` entry says the old host withheld (checked: each signed by its seat
+        for this table, a move or a protocol message the log lacks), in words; empty if none."""
+        listed = entry.message.body.get("withheld")
+        lobby = self.lobby
+        if not isinstance(listed, list) or lobby is None:
+            return ""
+        authors = []
+        for data in listed[:OWED_MOST]:
+            author = data.get("author") if isinstance(data, dict) else None
+            if isinstance(author, str) and author in lobby.seated and self.owed_envelope(data, author):
+                authors.append(self._who(author))
+        return ", ".join(f"a message of {who}" for who in dict.fromkeys(authors))
 
     def _refuted(self, entry: Entry, timeout: Timeout, lobby: Lobby) -> None:
         """Every other seat has answered the timeout and some refused it: the timeout is void, and the

@@ -35,12 +35,14 @@ TABLES = [(3, "survival"), (4, "survival"), (5, "kiribati")]
 
 
 def modified(
-    game: str, seats: int, host: type[Sequencer], turn_time: float | None = None
+    game: str, seats: int, host: type[Sequencer], turn_time: float | None = None,
+    host_timeout: int | None = None,
 ) -> AbstractAsyncContextManager[WireTable]:
-    """A loopback table of ``game`` whose host is ``host``, its seats listening at standby addresses,
-    with one spectator."""
+    """A loopback table of ``game`` whose host is ``host``, its seats and its one spectator listening at
+    standby addresses."""
     variant = "family" if game == "kiribati" else "standard"
-    return loopback_table(game, seats, variant, watchers=1, turn_time=turn_time, sequencer=host, standby=True)
+    return loopback_table(game, seats, variant, watchers=1, turn_time=turn_time, sequencer=host, standby=True,
+                          host_timeout=host_timeout)
 
 
 class InstantTimeout(Sequencer):
@@ -219,6 +221,35 @@ def test_a_host_that_withholds_a_seats_messages_gets_it_named_by_nobody_and_the_
                 assert brought(table) >= wanted, table.ended  # the seats asked seat 1 and brought its part
                 assert table.ending is None or table.ending.reason is not EndReason.ABORTED, table.ended
             no_seat_named(wire, tmp_path)
+
+    asyncio.run(run())
+
+
+#: The host timeout of the tables whose host withholds with no turn time: short, so the test is quick,
+#: and longer than two heartbeats (a live host answers one every two seconds).
+WITHHOLDING_HOST_TIMEOUT = 4
+
+
+@pytest.mark.parametrize(("seats", "game"), TABLES)
+def test_a_host_that_swallows_a_seat_at_a_table_without_turn_time_is_replaced_and_the_game_goes_on(
+    seats: int, game: str, tmp_path: Path
+) -> None:
+    async def run() -> None:
+        async with modified(game, seats, SwallowsOneSeat, host_timeout=WITHHOLDING_HOST_TIMEOUT) as wire:
+            until = lambda: all(moved_on(p.session.table, 2 * seats) for p in wire.peers)  # noqa: E731
+            await asyncio.wait_for(play(wire, until=until, following=True), 90)
+            assert isinstance(wire.host, SwallowsOneSeat) and wire.host.dropped >= 1
+            victim = next(p for p in wire.peers if p.session.table.my_seat == VICTIM).key.verify_key
+            for peer in wire.peers:
+                table = peer.session.table
+                (replaced,) = table.hosts_replaced  # every seat and the spectator: replaced, nobody named
+                assert "the host had not sequenced a message of seat 2" in replaced[1], replaced
+                assert not table.hosts_named and table.ending is None, table.ended
+                # what the old host swallowed is in the log, after the new host's entry
+                assert any(e.message.author == victim.encode().hex() for e in table.log.entries[replaced[0]:])
+            no_seat_named(wire, tmp_path)
+            for report in audited_copies(wire, tmp_path)[1:]:
+                assert report.cheat is None and report.hosts_replaced
 
     asyncio.run(run())
 

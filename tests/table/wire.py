@@ -111,11 +111,13 @@ async def loopback_table(
     turn_time: float | None = None,
     sequencer: type[Sequencer] = Sequencer,
     standby: bool = False,
+    host_timeout: int | None = None,
 ) -> AsyncIterator[WireTable]:
     """A headless host bound to 127.0.0.1 and ``seats`` seated peers (plus ``watchers``) connected;
     their games come from ``registry``; ``turn_time`` is signed in the ``open`` entry; ``sequencer``
-    is the host's class (a test's modified host is a subclass); with ``standby`` each seat names a
-    standby address on loopback, where it listens for the other seats while it plays."""
+    is the host's class (a test's modified host is a subclass); with ``standby`` each seat (and
+    spectator) names a standby address on loopback, where it listens for the others while it plays;
+    ``host_timeout`` (seconds) is signed in the ``open`` entry too."""
     host_key = SigningKey(os.urandom(32))
     info = registry.game(game).info
     host = sequencer.open(
@@ -128,6 +130,7 @@ async def loopback_table(
         name="wire test",
         pin=registry.pin(game),
         turn_time=turn_time,
+        host_timeout=host_timeout,
     )
     lines: list[str] = []
     handler = _Lines(lines)
