@@ -227,8 +227,8 @@ class PeerSession:
             and entry["seq"] < len(self.table.log.entries)
         ):
             return [], True  # already held (a catch-up overlapping what arrived live)
-        if self.from_named_host():
-            return [], False  # nothing more is taken from a host the table named: it moves on
+        if self.from_named_host() or (self.evidence is not None and self.table.over()):
+            return [], False  # nothing more is taken from a host the table named
         try:
             self.table.receive(entry, parsed_strictly=True)
         except HostEquivocated as exc:
@@ -435,7 +435,8 @@ class PeerSession:
             message = open_envelope(data)
         except Unauthenticated:
             return None
-        if message.table != self.table.id or lobby is None or message.author not in lobby.standby:
+        at_table = lobby is not None and (message.author in lobby.seated or message.author in lobby.spectators)
+        if message.table != self.table.id or lobby is None or not at_table:
             return None
         if message.kind == Kind.WITHHELD and message.author in lobby.seated:
             self._hold(message)
