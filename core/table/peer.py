@@ -435,8 +435,9 @@ class PeerSession:
             message = open_envelope(data)
         except Unauthenticated:
             return None
-        at_table = lobby is not None and (message.author in lobby.seated or message.author in lobby.spectators)
-        if message.table != self.table.id or lobby is None or not at_table:
+        if message.table != self.table.id or lobby is None:
+            return None
+        if message.author not in lobby.seated and message.author not in lobby.spectators:
             return None
         if message.kind == Kind.WITHHELD and message.author in lobby.seated:
             self._hold(message)
