@@ -425,11 +425,12 @@ class PeerSession:
         return self._ready()
 
     def on_direct(self, data: bytes) -> bytes | None:
-        """A seat's message straight to this seat's standby address: an ``ask`` is answered with the
-        ``owed`` frame (what this seat sent that its log does not hold: moves and protocol messages,
-        signed by it); ``evidence`` that the host signed two histories is checked, ends this peer's
-        game naming the host if it holds, and is answered with an empty ``owed`` frame. ``None`` for
-        anything else (not signed, not a seat of this table)."""
+        """A peer's message straight to this peer's standby address: a seat's ``ask`` is answered with
+        the ``owed`` frame (what this seat sent that its log does not hold: moves and protocol messages,
+        signed by it); ``evidence`` that the host signed two histories is checked and names the host if
+        it holds (:meth:`~atoll.table.table.Table.host_forked`), a seat's ``withheld`` messages are held
+        (:meth:`withholding`); both are answered with an empty ``owed`` frame. ``None`` for anything else
+        (not signed, nobody at this table)."""
         lobby = self.table.lobby
         try:
             message = open_envelope(data)
