@@ -320,6 +320,8 @@ def _fields(report: LogAudit) -> dict[str, object]:
         "installed_pin": report.installed.to_json() if report.installed is not None else None,
         "game_differs": report.differs,
         "reason": None if report.reason is None else report.reason.name.lower(),
+        "hosts_named": [{"entry": q, "text": t} for q, t in report.hosts_named],
+        "hosts_replaced": [{"entry": q, "text": t} for q, t in report.hosts_replaced],
     }
 
 

@@ -14,8 +14,9 @@ from pathlib import Path
 from atoll.net.envelope import own_envelope
 from atoll.table.log import sequence
 from atoll.table.reasons import EndReason
+from atoll.table.table import Table
 from atoll.wire import Kind
-from tests.table.harness import Net, open_table
+from tests.table.harness import REGISTRY, Net, open_table
 from tests.table.test_survive import play_until_a_seat_owes_a_move, start
 
 VICTIM = 1
@@ -96,3 +97,29 @@ def test_the_seat_shown_a_fork_shows_the_others_and_every_seat_names_the_host() 
         ending = peer.table.ending
         assert ending is not None and ending.reason is EndReason.HOST_EQUIVOCATED, peer.table.ended
         assert ending.seat is None and all(event.blame is None for event in peer.table.events)
+
+
+def test_the_seat_shown_a_fork_sets_its_forked_entries_aside_on_disk_and_takes_the_others_history(
+    tmp_path: Path,
+) -> None:
+    net = open_table("kariba", 3)
+    start(net)
+    play_until_a_seat_owes_a_move(net)
+    seq = forked(net)
+    net.deliver(net.host.local(net.host.table.compose(Kind.WATCH, {"name": "this history"})))
+    shown = net.peers[VICTIM]
+    path = tmp_path / "log.jsonl"
+    kept = Table(shown.table.id, net.host.key.verify_key.encode(), shown.key, REGISTRY.game, log_path=path,
+                 master=shown.table.master)
+    for entry in shown.table.log.entries:  # its copy on disk, the forked entry last
+        kept.receive(entry.to_json())
+    written = kept.compose(Kind.CHAT, {"text": "a number used before the fork is set aside"})
+    fresh = kept.set_aside(seq)
+    assert len(fresh.log.entries) == seq and len(path.read_text().splitlines()) == seq
+    aside = path.with_name("log.jsonl.damaged-1").read_text().splitlines()
+    assert len(aside) == 1 and json.loads(aside[0])["seq"] == seq  # moved beside the log, not deleted
+    # its message numbers go on: it never signs two messages under one number
+    assert own_envelope(fresh.compose(Kind.CHAT, {"text": "next"})).n > own_envelope(written).n
+    fresh.receive(net.host.table.log.entries[seq].to_json())  # the history every other copy holds
+    assert fresh.log.head == net.host.table.log.entries[seq].head
+    fresh.log.close()
