@@ -278,6 +278,8 @@ class PeerSession:
         for n, waiting in sorted(self.unlogged.items()):
             if restarted or self.welcomes - waiting.welcome >= resend_gap(waiting.attempts):
                 waiting.welcome, waiting.attempts = self.welcomes, waiting.attempts + 1
+                if restarted:  # a host that restarted has had it for no time at all
+                    waiting.since = self.table.clock()
                 again.append(waiting.data)
                 if waiting.attempts >= 3:
                     log.warning("message %d is not in the log yet: sent again (%d)", n, waiting.attempts)
