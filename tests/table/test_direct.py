@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from atoll.net.curve import curve_of
 from atoll.net.encoding import fingerprint
 from atoll.net.envelope import decode
 from atoll.table.audit import audit_log
@@ -102,3 +103,38 @@ def test_a_seat_answers_an_ask_of_a_seat_at_its_table_with_what_the_log_does_not
     assert decode(reply)["msgs"] == [decode(unsent)]
     stranger = open_table("kariba", 3).peers[0].table.compose(Kind.ASK, {"timeout": 5})
     assert victim.session.on_direct(stranger) is None  # not a seat of this table: no answer at all
+
+
+def test_a_seat_gives_the_others_a_move_the_host_has_not_sequenced_for_a_host_timeout() -> None:
+    net = open_table("kariba", 3)
+    start(net)
+    late = play_until_a_seat_owes_a_move(net)
+    seat, other = net.peers[late], net.peers[(late + 1) % 3]
+    engine = seat.table.engine
+    assert engine is not None and seat.table.lobby is not None
+    swallowed = seat.session.sending(seat.table.move(engine.match.legal_actions(late)[0]))  # never arrives
+    assert seat.session.push() is None  # the host has had it for no time yet
+    net.now += seat.table.lobby.host_timeout
+    pushed = seat.session.push()
+    assert pushed is not None and pushed[1] == [swallowed]  # to the others directly, and the host again
+    assert seat.session.push() is None  # once
+    other.session.linked_to = curve_of(net.host.key.verify_key.encode())
+    assert decode(other.session.on_direct(pushed[0]) or b"{}")["t"] == Frame.OWED
+    assert not other.session.withholding()  # the host gets a host timeout of its own
+    net.now += seat.table.lobby.host_timeout
+    assert other.session.withholding()
+    net.send(late, swallowed)  # the host sequences it after all: nothing is withheld any more
+    assert not other.session.withholding() and not other.session.withheld
+
+
+def test_a_move_the_table_would_refuse_is_no_withholding_and_is_not_given_to_the_others() -> None:
+    net = open_table("kariba", 3)
+    start(net)
+    late = play_until_a_seat_owes_a_move(net)
+    waiting = net.peers[(late + 1) % 3]  # not its turn: the host refuses its move, and rightly
+    engine = net.peers[late].table.engine
+    assert engine is not None and waiting.table.lobby is not None
+    move = {"at": len(engine.match.events), "action": engine.match.legal_actions(late)[0]}
+    waiting.session.sending(waiting.table.compose(Kind.MOVE, move))
+    net.now += 2 * waiting.table.lobby.host_timeout
+    assert waiting.session.push() is None
