@@ -149,7 +149,7 @@ async def follow(
             passed_over = gone.rank + 1  # if this one does not answer either, the next one
             at = len(table.log.entries) - 1
             if gone.successor == table.me:
-                text = f"the host is gone; this seat hosts the table at {gone.address}"
+                text = f"{gone.why}; this seat hosts the table at {gone.address}"
                 table.events.append(Event(text, at))
                 link.peer.close()
                 link.peer = None
@@ -157,7 +157,7 @@ async def follow(
                           unlogged=[*session.unlogged_messages(), *session.withheld_messages()])
                 came_back = session.welcomes == 0  # no host has answered this seat since it came back
                 continue
-            table.events.append(Event(f"the host is gone; going to the next seat at {gone.address}", at))
+            table.events.append(Event(f"{gone.why}; going to the next seat at {gone.address}", at))
             link.peer.close()
             link.peer = PeerSocket(link.key, curve_public(bytes.fromhex(gone.successor)))
             host, port = split_address(gone.address)

@@ -55,11 +55,13 @@ class HostGone(Exception):
     """The host has been silent past the table's host timeout: ``successor`` (hex identity) takes the
     table over at ``address`` (its standby ``HOST:PORT``)."""
 
-    def __init__(self, successor: str, address: str, rank: int) -> None:
-        super().__init__(f"the host is gone; {successor[:16]} takes the table over at {address}")
+    def __init__(self, successor: str, address: str, rank: int, why: str = "the host is gone") -> None:
+        super().__init__(f"{why}; {successor[:16]} takes the table over at {address}")
         self.successor = successor
         self.address = address
         self.rank = rank
+        self.why = why
+        """What a person at this peer is told (the host gone, named, or withholding)."""
 
 
 #: Welcomes (the host's answers to heartbeats, one every :data:`HEARTBEAT_S`) a peer waits for before
@@ -466,16 +468,18 @@ class PeerSession:
         table, lobby = self.table, self.table.lobby
         if lobby is None:
             return None
+        why = "the table named its host"
         if table.deposed is None:
             if not self.withholding() or not table.successors():
                 return None
+            why = "the host has not sequenced for a host timeout what every peer holds"
         elif not (self.from_named_host() or self.set_aside):
             return None
         self.set_aside = False
         successor = table.successors()[0]
         # rank -1: nobody was passed over; if the next seat does not host yet, it is waited for as
         # for a host that went quiet (it may not yet have seen what this peer saw)
-        return HostGone(successor, lobby.standby[successor], -1)
+        return HostGone(successor, lobby.standby[successor], -1, why)
 
     def push(self) -> tuple[bytes, list[bytes]] | None:
         """This seat's moves and protocol messages that the host, though it answers, has not sequenced
