@@ -21,7 +21,7 @@ from nacl.signing import SigningKey
 from atoll.errors import AtollError
 from atoll.game import Game
 from atoll.net.curve import curve_of
-from atoll.net.envelope import Envelope, Unauthenticated, open_envelope, own_envelope
+from atoll.net.envelope import Envelope, MessageTooLarge, Unauthenticated, open_envelope, own_envelope
 from atoll.net.ratelimit import RateLimit
 from atoll.pin import GamePin
 from atoll.table.frames import entry_frame, frame
@@ -455,7 +455,11 @@ class Sequencer:
         withheld = [m for m in withheld if m.author != me and not self.table.log.holds(m)][:OWED_MOST]
         if withheld:  # messages the old host withheld, held by every peer: the record of why
             body["withheld"] = [m.to_json() for m in withheld]
-        out = self._sequence_own(Kind.HOST, body)
+        try:
+            out = self._sequence_own(Kind.HOST, body)
+        except MessageTooLarge:  # the record does not fit: the peers were shown it directly already
+            log.warning("the evidence against the old host is too large for the host entry; logged without")
+            out = self._sequence_own(Kind.HOST, {"after": old})
         held, self._held = self._held, []
         for connection, curve_key, data in held:
             out += self.receive(connection, curve_key, data)
