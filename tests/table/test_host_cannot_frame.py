@@ -9,14 +9,16 @@ process names a seat, and neither does the audit of any copy of the log.
 from __future__ import annotations
 
 import asyncio
-from contextlib import AbstractAsyncContextManager
+import io
+import json
+from contextlib import AbstractAsyncContextManager, redirect_stdout
 from pathlib import Path
 
 import pytest
 
 from atoll.net.encoding import fingerprint
 from atoll.net.envelope import Envelope, Unauthenticated, open_envelope, own_envelope
-from atoll.table.audit import LogAudit, audit_log, replayed
+from atoll.table.audit import LogAudit, audit_command, audit_log, replayed
 from atoll.table.compare import find_fork
 from atoll.table.frames import entry_frame
 from atoll.table.host import Outgoing, Sequencer
@@ -97,6 +99,12 @@ def new_host_goes_on(wire: WireTable, named: EndReason, folder: Path) -> None:
     no_seat_named(wire, folder)
     for report in audited_copies(wire, folder)[1:]:
         assert report.reason is named and report.cheat is not None and report.cheat.startswith("the host")
+    # `atoll audit --json` of a seat's copy: exit 1, the host named, no seat
+    said = io.StringIO()
+    with redirect_stdout(said):
+        status = audit_command(folder / "copy-1.jsonl", REGISTRY.game, fingerprint, {}, as_json=True)
+    verdict = json.loads(said.getvalue())
+    assert status == 1 and verdict["seat"] is None and verdict["hosts_named"], verdict
 
 
 def audited_copies(wire: WireTable, folder: Path) -> list[LogAudit]:
