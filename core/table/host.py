@@ -94,6 +94,8 @@ class Sequencer:
     taking_over: str | None = None
     """While a seat takes the table over: the host it replaces (hex); cleared once its entry is in."""
     gathered: set[str] = field(default_factory=set)
+    took_over_at: int | None = None
+    """The position of this seat's ``host`` entry, once it has taken the table over."""
     _gather_from: float | None = None
     _held: list[tuple[bytes, bytes, bytes]] = field(default_factory=list)
 
@@ -447,6 +449,7 @@ class Sequencer:
     def _take_over(self) -> list[Outgoing]:
         """Log this seat's ``host`` entry, then take what arrived meanwhile."""
         old, self.taking_over = self.taking_over, None
+        self.took_over_at = len(self.table.log.entries)
         body: dict[str, object] = {"after": old}
         if self.table.fork is not None:  # the table named the old host for two histories: the proof
             body["evidence"] = self.table.fork
@@ -476,7 +479,13 @@ class Sequencer:
             if have + 1 > len(self.table.log.entries):  # it holds more of the old host's log: ask for it
                 return [(connection, frame(Frame.NEED, after=len(self.table.log.entries) - 1))]
             self.gathered.add(message.author)
-        entries = self.table.log.entries[have + 1 :]
+        start, seen = have + 1, message.seen.get("seq")
+        if self.took_over_at is not None and type(seen) is int and self.took_over_at <= seen < start \
+                and self.table.log.entries[seen].head != message.seen.get("head"):
+            # it holds entries of the old host where this host's own begin (it came after the gathering):
+            # from this host's entry on, which it takes in place of those
+            start = self.took_over_at
+        entries = self.table.log.entries[start:]
         fields: dict[str, object] = {}
         pinned = self.table.pinned
         if have == -1 and pinned is not None:

@@ -228,6 +228,9 @@ class PeerSession:
             and isinstance(entry.get("seq"), int)
             and entry["seq"] < len(self.table.log.entries)
         ):
+            if self._old_hosts_tail(entry):  # the next host's own entries begin where this copy has more
+                self.table, self.set_aside, self.asked_at = self.table.set_aside(entry["seq"]), True, -1
+                return [], False
             return [], True  # already held (a catch-up overlapping what arrived live)
         if self.from_named_host() or (self.evidence is not None and self.table.over()):
             return [], False  # nothing more is taken from a host the table named
@@ -241,7 +244,7 @@ class PeerSession:
             seq = exc.evidence.get("seq")
             if self.table.deposed is not None and type(seq) is int and 0 < seq < len(self.table.log.entries):
                 # this copy holds what it was shown from there: the next host sends what the others hold
-                self.table, self.set_aside = self.table.set_aside(seq), True
+                self.table, self.set_aside, self.asked_at = self.table.set_aside(seq), True, -1
             return [], False
         except BadEntry as exc:
             self.errors.append(f"refused an entry from the host: {exc}")
@@ -455,6 +458,20 @@ class PeerSession:
             return None
         owed = [d for d in self.unlogged_messages() if decode(d).get("kind") in (Kind.MOVE, Kind.FAIR)]
         return frame(Frame.OWED, msgs=[decode(d) for d in owed[:OWED_MOST]])
+
+    def _old_hosts_tail(self, entry: dict[str, Any]) -> bool:
+        """Whether ``entry``, at a position this copy holds already, is the ``host`` entry of the seat
+        that took the table over from a host the table named, following this copy's history up to
+        there: this copy then holds more of the named host's entries than the next host gathered (it
+        learnt of the naming late), and sets them aside (their authors send them again)."""
+        table, seq, message = self.table, entry["seq"], entry.get("msg")
+        if table.deposed is None or self.from_named_host() or not 0 < seq < len(table.log.entries):
+            return False
+        if not isinstance(message, dict) or message.get("kind") != Kind.HOST:
+            return False
+        same_past = entry.get("prev") == table.log.entries[seq - 1].head
+        named_signed_it = table.log.host_at(seq).encode().hex() == table.deposed_host
+        return same_past and named_signed_it and message.get("author") in table.successors()
 
     def from_named_host(self) -> bool:
         """Whether this peer's link reaches a host the table has named (:attr:`Table.deposed`)."""
