@@ -1052,8 +1052,9 @@ class Table:
             fresh.restore()
         else:
             fresh.take_stored([e.to_json() for e in self.log.entries[:seq]], fresh.restore_entry)
-        fresh.events = [*self.events, Event(f"entries {seq} to {len(self.log.entries) - 1} of this copy are "
-                                            "set aside: the host showed them to this seat alone", seq - 1)]
+        fresh.events = self.events  # the same list: whoever reads this copy's events reads on
+        fresh.events.append(Event(f"entries {seq} to {len(self.log.entries) - 1} of this copy are set aside: "
+                                  "the named host gave them to this copy alone", seq - 1))
         fresh.deposed, fresh.deposed_host, fresh.fork = self.deposed, self.deposed_host, self.fork
         fresh.hosts_named, fresh.direct, fresh.pipeline = self.hosts_named, self.direct, self.pipeline
         if fresh.engine is not None and self.pipeline:
