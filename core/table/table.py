@@ -289,6 +289,8 @@ class Table:
         durably before the sealed move is sent; ``None``: memory only).
     :param clock: this peer's own clock (seconds), read when an entry arrives: a seat witnesses a
         timeout only when it has itself seen the late seat's turn open for the whole turn time.
+    :param participant: the class of this peer's fair participant, if not the honest one (a benchmark
+        times its seat with a subclass; a test plays a seat running modified software with one).
     """
 
     def __init__(
@@ -302,8 +304,10 @@ class Table:
         master: bytes | None = None,
         sealed: SealedKeeper | None = None,
         clock: Callable[[], float] = time.monotonic,
+        participant: type[Participant] | None = None,
     ) -> None:
         self.id = table_id
+        self.participant = participant
         self.clock = clock
         self._grew_at: float | None = None
         """When (``clock``) the last entry arrived: the turn the game waits on opened then."""
@@ -1318,7 +1322,8 @@ class Table:
         seat = self.my_seat
         me = None
         if seat is not None and self.key is not None:
-            me = Participant(seat, self.id, lobby.seats, self.master, identities=identities)
+            make = self.participant or Participant
+            me = make(seat, self.id, lobby.seats, self.master, identities=identities)
         self.engine = TableEngine(game, config, self.id, me, self._send_fair, identities)
         self.engine.kept = self._sealed
         if self.pipeline:

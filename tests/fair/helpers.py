@@ -1,92 +1,147 @@
-"""Shared pieces of the fair tests: fixed secrets, and cheating seats played through ``tamper``.
+"""Shared pieces of the fair tests: a real table in memory, cheating seats, verdicts and the audit.
 
-A cheating seat is an ordinary :class:`Participant` whose outgoing messages a tamper rewrites before
-anyone sees them: exactly what a seat running modified software could write (at a table its own
-identity would then sign the envelope around it). A *cheat* here is a function from the seated
-participants to that tamper.
+Every test plays at a real table (:mod:`atoll_tools.asked`): a host sequencer and one
+:class:`~atoll.table.table.Table` per seat, each fair message sealed in its seat's envelope. A
+cheating seat runs a modified :class:`Participant` (:func:`atoll_tools.memory_table.cheating`) that
+rewrites or withholds what it sends: exactly what a seat running modified software could do, its
+own identity signing it. A cheat caught is the table's verdict (:func:`caught`); the replay of a game
+is the audit of its log (:func:`audited`), as ``atoll audit`` does it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import contextlib
+import re
+import tempfile
+from collections.abc import Callable, Iterator, Mapping
+from pathlib import Path
 from typing import Any
 
-from atoll_tools.fair_relay import FairResolver, Tamper, replay
+import pytest
+from atoll_tools.asked import REGISTRY, AskedTable, Stopped, asked_table
+from atoll_tools.memory_table import Tamper, cheating
 from nacl.signing import SigningKey
 
-from atoll.engine import Match
 from atoll.fair.steps.messages import Message
 from atoll.fair.steps.record import Record
 from atoll.fair.steps.seat import Participant
+from atoll.net.encoding import fingerprint
+from atoll.table.audit import LogAudit, audit_log, replayed
+from atoll.table.reasons import Ending, EndReason
 
-TABLE = "test-table"
-
-#: Builds a tamper once the participants (and so their keys) exist.
-Cheat = Callable[[Sequence[Participant]], Tamper]
+#: Which seats cheat, and the participant each runs.
+Cheat = Mapping[int, type[Participant]]
 
 
 def masters(seats: int, salt: int = 0) -> list[bytes]:
-    """Fixed master secrets, one per seat, so a test's table is the same every run."""
+    """Fixed master secrets, one per seat, so a test's seats are the same every run."""
     return [bytes([salt, seat + 1]) * 16 for seat in range(seats)]
 
 
 def identities(seats: int, salt: int = 0) -> list[SigningKey]:
-    """Fixed long-term identity keys, one per seat (the table layer's, in real play)."""
+    """Fixed identity keys, one per seat."""
     return [SigningKey(bytes([salt, 100 + seat]) * 16) for seat in range(seats)]
 
 
-def seated(seats: int, name: str = TABLE, *, salt: int = 0, chain_length: int = 256) -> list[Participant]:
-    """The participants of a table with fixed master secrets and identities."""
-    keys = identities(seats, salt)
-    public = [k.verify_key.encode() for k in keys]
-    return [Participant(s, name, seats, m, chain_length, identities=public)
-            for s, m in enumerate(masters(seats, salt))]
+def table(seats: int, *, cheat: Cheat | None = None, salt: int = 0) -> AskedTable:
+    """A table of ``seats`` seats with fixed secrets, started (given ``cheat``, with cheating seats)."""
+    return asked_table(seats, participants=cheat, keys=identities(seats, salt), masters=masters(seats, salt))
 
 
-def table(seats: int, name: str = TABLE, *, cheat: Cheat | None = None, salt: int = 0,
-          chain_length: int = 256, referee: Any = None) -> FairResolver:
-    """A fair table of ``seats`` seats with fixed secrets (and, given ``cheat``, a cheating seat or relay)."""
-    participants = seated(seats, name, salt=salt, chain_length=chain_length)
-    tamper = cheat(participants) if cheat is not None else None
-    return FairResolver(seats, name, participants=participants, tamper=tamper, chain_length=chain_length,
-                        referee=referee)
+class Switch:
+    """A tamper a test changes while the game goes on (honest until it is set)."""
+
+    def __init__(self) -> None:
+        self.tamper: Tamper | None = None
+
+    def __call__(self, me: Participant, message: Message) -> list[Message]:
+        return [message] if self.tamper is None else self.tamper(me, message)
+
+
+def rewriting(kind: str, change: Callable[[dict[str, Any]], None], *, skip: int = 0) -> Tamper:
+    """Rewrite the body of one ``kind`` message (after ``skip`` honest ones)."""
+    seen = [0]
+
+    def tamper(me: Participant, message: Message) -> list[Message]:
+        if message["kind"] != kind:
+            return [message]
+        seen[0] += 1
+        if seen[0] != skip + 1:
+            return [message]
+        body = dict(message["body"])
+        change(body)
+        return [dict(message, body=body)]
+
+    return tamper
 
 
 def rewrite(seat: int, kind: str, change: Callable[[dict[str, Any]], None], *, skip: int = 0) -> Cheat:
     """``seat`` rewrites the body of one ``kind`` message (after ``skip`` honest ones)."""
-
-    def build(participants: Sequence[Participant]) -> Tamper:
-        seen = [0]
-
-        def tamper(author: int, message: Message) -> Message | None:
-            if author != seat or message["kind"] != kind:
-                return message
-            seen[0] += 1
-            if seen[0] != skip + 1:
-                return message
-            body = dict(message["body"])
-            change(body)
-            return dict(message, body=body)
-
-        return tamper
-
-    return build
+    return {seat: cheating(rewriting(kind, change, skip=skip))}
 
 
-def withhold(seat: int, kind: str) -> Cheat:
-    """``seat`` never sends its ``kind`` messages."""
+def withholding(kind: str, deck: str | None = None) -> Tamper:
+    """Never send a ``kind`` message (a deck message only of type ``deck``)."""
 
-    def build(participants: Sequence[Participant]) -> Tamper:
-        return lambda author, message: None if author == seat and message["kind"] == kind else message
+    def tamper(me: Participant, message: Message) -> list[Message]:
+        if message["kind"] == kind and (deck is None or message["body"].get("type") == deck):
+            return []
+        return [message]
 
-    return build
+    return tamper
 
 
-def finished(match: Match) -> Record:
-    """End ``match`` (played on a :func:`table`): open every seed, then re-check the whole record
-    from its entries with a fresh record, as a peer restoring its log would; return that record."""
-    resolver = match.resolver
-    assert isinstance(resolver, FairResolver) and match.results() is not None
-    resolver.finish()
-    record, _ = replay(resolver)
-    return record
+def withhold(seat: int, kind: str, deck: str | None = None) -> Cheat:
+    """``seat`` never sends its ``kind`` messages (its deck messages only of type ``deck``)."""
+    return {seat: cheating(withholding(kind, deck))}
+
+
+def verdict(played: AskedTable, reason: EndReason, seat: int | None) -> Ending:
+    """Check that the host's copy and every seat's (a cheater's own left out) ended the game for
+    ``reason`` concerning ``seat``, all with the same words; return that ending."""
+    ending = played.ending()
+    assert ending is not None, "the table did not end"
+    assert ending.reason is reason and ending.seat == seat, ending.text
+    for index, copy in enumerate(played.tables()[1:]):
+        if index != seat:
+            assert copy.ending == ending, (index, copy.ended)
+    blamed = {e.blame for t in played.tables() for e in t.events if e.blame is not None}
+    assert blamed == ({seat} if reason is EndReason.CHEAT else set()), blamed
+    return ending
+
+
+@contextlib.contextmanager
+def caught(played: AskedTable, seat: int, match: str = "", reason: EndReason = EndReason.CHEAT) -> Iterator[None]:
+    """The steps inside end the game naming ``seat`` (a cheat, or a forfeit), in words matching ``match``."""
+    with pytest.raises(Stopped):
+        yield
+    ending = verdict(played, reason, seat)
+    assert re.search(match, ending.text), ending.text
+
+
+@contextlib.contextmanager
+def aborted(played: AskedTable) -> Iterator[None]:
+    """The steps inside abort the table, naming nobody."""
+    with pytest.raises(Stopped):
+        yield
+    verdict(played, EndReason.ABORTED, played.ending().seat)  # type: ignore[union-attr]
+    assert not EndReason.ABORTED.accuses
+
+
+def audited(played: AskedTable) -> tuple[LogAudit, Record]:
+    """Audit the host's log as ``atoll audit`` does (a peer restoring its log checks it the same way):
+    the report, and the fair record the audit re-checked."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "log.jsonl"
+        entries = played.net.host.table.log.entries
+        path.write_bytes(b"".join(entry.to_bytes() + b"\n" for entry in entries))
+        report = audit_log(path, REGISTRY.game, fingerprint)
+        _, copy = replayed(path, REGISTRY.game)
+    assert copy.engine is not None
+    return report, copy.engine.resolver.record
+
+
+def messages(played: AskedTable, kind: str | None = None) -> list[Message]:
+    """The fair messages in the log, in order (only those of ``kind``, if given)."""
+    found = [e.message.body["msg"] for e in played.net.host.table.log.entries if e.message.kind == "fair"]
+    return [m for m in found if kind is None or m["kind"] == kind]
