@@ -102,7 +102,9 @@ class TableEngine:
             if kind == Step.DRAW:
                 with contextlib.suppress(MalformedInput):  # the draw of a shuffle or pick carries none
                     roll = isinstance(request_from_json(record.step.get("request")), Roll)
-            return Waiting(owed=tuple(sorted({s for s, _ in record.owed()})), step=kind, roll=roll)
+            # in a step taken in turn (a deck's shuffle) only the seat whose turn it is is late: a
+            # timeout naming any later seat would frame one that waits like everyone else
+            return Waiting(owed=tuple(record.late()), step=kind, roll=roll)
         step = self.match.step()
         if isinstance(step, End):
             return Waiting(over=self.resolver.finished)

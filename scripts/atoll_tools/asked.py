@@ -60,7 +60,7 @@ class Asked(Game):
         return Decision(state["turn"])
 
     def legal_actions(self, state: State, seat: int, known: Knowledge) -> list[Action]:
-        """At a sealed choice, the choices offered; otherwise ending the game (any other step may be asked)."""
+        """At a sealed choice, the choices offered; otherwise ending the game (any step may be asked)."""
         if state["seal"] is not None:
             return [{"secret": list(choice)} for choice in state["seal"]["choices"]]
         return [{"end": True}]
@@ -139,8 +139,10 @@ class AskedTable:
 
     @property
     def seats(self) -> int:
-        """The number of seats."""
-        return len(self.net.peers)
+        """The number of seats (the peers after them watch)."""
+        lobby = self.net.host.table.lobby
+        assert lobby is not None
+        return lobby.seats
 
     def table(self, seat: int) -> Table:
         """Seat ``seat``'s copy of the table."""
@@ -148,7 +150,7 @@ class AskedTable:
 
     def tables(self) -> list[Table]:
         """Every copy of the table: the host's, then each seat's."""
-        return [self.net.host.table, *(peer.table for peer in self.net.peers)]
+        return [self.net.host.table, *(peer.table for peer in self.net.peers[: self.seats])]
 
     def record(self, seat: int | None = None) -> Record:
         """Seat ``seat``'s fair record (``None``: the host's, which holds no secret)."""
@@ -187,8 +189,8 @@ class AskedTable:
             handles = [h for _, dealt in request.to for h in dealt]
         elif isinstance(request, Roll):
             handles = request.handles()
-        private = {seat: {h: self.known(seat)[h] for h in handles if h in self.known(seat)}
-                   for seat in range(self.seats)}
+        known = [self.known(seat) for seat in range(self.seats)]
+        private = {seat: {h: faces[h] for h in handles if h in faces} for seat, faces in enumerate(known)}
         return Resolution(outcome, {seat: faces for seat, faces in private.items() if faces})
 
     def seal(self, seat: int, values: Sequence[JSON]) -> list[str]:
@@ -232,6 +234,12 @@ class AskedTable:
         refused = [e for e in host.events if e.seq == length and e.refused]
         if refused:
             raise ProtocolViolation(refused[0].text)
+        self.settle()
+
+    def settle(self) -> None:
+        """While the game waits on a seat that owes a protocol message, let the clock pass the turn time
+        (the late seat forfeits, or the table aborts). Raises :class:`Stopped` once the table has ended."""
+        host = self.net.host.table
         for _ in range(3):
             self._check_open()
             engine = host.engine
@@ -256,15 +264,18 @@ class AskedTable:
 def asked_table(
     seats: int,
     *,
+    watchers: int = 0,
     participants: Mapping[int, type[Participant]] | None = None,
     keys: Sequence[SigningKey] | None = None,
     masters: Sequence[bytes] | None = None,
+    table_id: str | None = None,
 ) -> AskedTable:
-    """An asked game at ``seats`` seats in memory, started (the seats have said hello and committed
-    to their hash chains); ``participants``, ``keys`` and ``masters`` as for
-    :func:`~atoll_tools.memory_table.open_table`."""
-    net = open_table("asked", seats, registry=REGISTRY, turn_time=TURN_TIME_S, participants=participants,
-                     keys=keys, masters=masters)
+    """An asked game at ``seats`` seats (and ``watchers`` spectators) in memory, started (the seats have
+    said hello and committed to their hash chains); ``participants``, ``keys``, ``masters`` and
+    ``table_id`` as for :func:`~atoll_tools.memory_table.open_table`."""
+    net = open_table("asked", seats, registry=REGISTRY, turn_time=TURN_TIME_S, watchers=watchers,
+                     participants=participants,
+                     keys=keys, masters=masters, table_id=table_id)
     net.start()
     played = AskedTable(net)
     played._check_open()

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import time
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -109,6 +110,8 @@ class Net:
     """The clock every table here reads (the host's ``tick`` moves it): one clock, no travel time."""
     shown: set[int] = field(default_factory=set)
     """The peers that have shown the others their proof of a fork."""
+    cpu: dict[int, float] = field(default_factory=dict)
+    """CPU seconds each peer (by index) spent on what it received and sent; the host's under ``-1``."""
     _queue: deque[tuple[bytes, bytes]] = field(default_factory=deque)
     _delivering: bool = False
 
@@ -129,7 +132,13 @@ class Net:
 
     def move(self, index: int, action: dict[str, Any]) -> None:
         """Peer ``index``'s seat takes ``action``; everything it sets off is delivered."""
-        self.send(index, self.peers[index].table.move(action))
+        started = time.process_time()
+        data = self.peers[index].table.move(action)
+        self._charge(index, started)
+        self.send(index, data)
+
+    def _charge(self, index: int, started: float) -> None:
+        self.cpu[index] = self.cpu.get(index, 0.0) + time.process_time() - started
 
     def send(self, index: int, data: bytes) -> None:
         """Peer ``index`` sends ``data`` to the host; the host's frames are delivered."""
@@ -139,7 +148,10 @@ class Net:
             if changed is None:
                 return
             data = changed
-        self.deliver(self.host.receive(peer.connection, peer.curve, data))
+        started = time.process_time()
+        frames = self.host.receive(peer.connection, peer.curve, data)
+        self._charge(-1, started)
+        self.deliver(frames)
 
     def deliver(self, frames: list[tuple[bytes, bytes]]) -> None:
         """Deliver the host's ``frames``, and whatever they set off, each peer's in the order the host
@@ -162,7 +174,10 @@ class Net:
             if changed is None:
                 return
             data = changed
-        for reply in self.peers[index].session.on_frame(data):
+        started = time.process_time()
+        replies = self.peers[index].session.on_frame(data)
+        self._charge(index, started)
+        for reply in replies:
             self.send(index, reply)
         self.ask_directly(index)
         self.show_evidence(index)
@@ -217,6 +232,35 @@ class Net:
         raise AssertionError("the game did not end")
 
 
+def open_host(
+    registry: Registry,
+    game: str,
+    seats: int,
+    variant: str | None = None,
+    *,
+    table_id: str | None = None,
+    name: str = "test table",
+    sequencer: type[Sequencer] = Sequencer,
+    **opening: Any,
+) -> tuple[Sequencer, SigningKey]:
+    """A headless host (of class ``sequencer``) that has opened a table of ``game`` for ``seats``
+    seats, with a fresh identity key and, unless given, a fresh table id; ``opening`` goes on to
+    :meth:`Sequencer.open <atoll.table.host.Sequencer.open>` (turn time, options, files)."""
+    host_key = SigningKey(os.urandom(32))
+    host = sequencer.open(
+        table_id or f"{game}-{os.urandom(6).hex()}",
+        host_key,
+        registry.game,
+        game=game,
+        variant=variant or registry.game(game).info.default_variant,
+        seats=seats,
+        name=name,
+        pin=registry.pin(game),
+        **opening,
+    )
+    return host, host_key
+
+
 def open_table(
     game: str,
     seats: int,
@@ -231,6 +275,7 @@ def open_table(
     participants: Mapping[int, type[Participant]] | None = None,
     keys: Sequence[SigningKey] | None = None,
     masters: Sequence[bytes] | None = None,
+    table_id: str | None = None,
 ) -> Net:
     """A host (headless) and ``seats`` seated peers plus ``watchers`` spectators, not yet started;
     their games come from ``registry``; ``on_leave``: what the table does when a seat leaves;
@@ -238,28 +283,16 @@ def open_table(
     ``direct``: the seats reach each other directly (:meth:`Net.ask_directly`); ``options``: the
     game's options. ``participants`` gives a peer (by index) another fair participant class (a
     :func:`cheating` one, or one that times itself); ``keys`` and ``masters`` fix the seats'
-    identities and master secrets (fresh ones otherwise). Every table reads the net's clock
-    (:meth:`Net.tick` moves it); peer ``i`` sits at seat ``i``."""
-    host_key = SigningKey(os.urandom(32))
-    info = registry.game(game).info
-    host = Sequencer.open(
-        f"{game}-{os.urandom(6).hex()}",
-        host_key,
-        registry.game,
-        game=game,
-        variant=variant or info.default_variant,
-        seats=seats,
-        name="test table",
-        pin=registry.pin(game),
-        on_leave=on_leave,
-        turn_time=turn_time,
-        options=dict(options or {}),
-    )
+    identities and master secrets (fresh ones otherwise), ``table_id`` the table's id (a fresh one
+    otherwise: an id is never used for two tables but in a test that compares two runs). Every
+    table reads the net's clock (:meth:`Net.tick` moves it); peer ``i`` sits at seat ``i``."""
+    host, host_key = open_host(registry, game, seats, variant, table_id=table_id, on_leave=on_leave,
+                               turn_time=turn_time, options=dict(options or {}))
     # the flood limit counts messages per second of wall time, and this harness delivers as fast as
     # the CPU goes: on a quick machine a long game's burst passed it and a refused message stalled
     # the table. Here its clock moves a second a message, so it never limits (the wire tests check it).
     host.limit = RateLimit(clock=itertools.count().__next__)
-    peers = []
+    peers: list[Peer] = []
     net = Net(host, peers)
     host.table.clock = net.clock
     special = participants or {}

@@ -7,8 +7,7 @@ from atoll.bots.random_bot import RandomBot
 from atoll.engine import LocalResolver, Match, run
 from atoll.plugins.animals_on_board.meta import HIDDEN
 from tests.animals_on_board.scenario import GAME, play, seat_to_move, settle, start, table
-from tests.fair.helpers import finished
-from tests.fair.helpers import table as fair_table
+from tests.fair.helpers import played_through
 
 HANDS = [["lion1", "lion2", "lion3"], ["fox1", "fox2", "fox3"]]
 
@@ -78,9 +77,7 @@ def test_a21_a_whole_game_runs_on_the_mental_deck_and_re_checks() -> None:
     """A21: at a fair table every tile goes through the mental deck (the 50 tiles of three seats
     shuffled by every seat, dealt and revealed by their keys; each seat's kept tile and its face
     sealed, two seals a seat), the game plays to its end, and its record re-checks in full."""
-    match = Match(GAME, GAME.configure(3), fair_table(3, "animals-on-board-3"))
-    run(match, [RandomBot(seat) for seat in range(3)])
-    record = finished(match)
+    _, record = played_through("animals_on_board", [RandomBot(seat) for seat in range(3)])
     assert (record.seats, record.deck.card_count(), len(record.sealed_values())) == (3, 50, 6)
 
 

@@ -5,15 +5,18 @@ from __future__ import annotations
 
 import pytest
 
+from atoll.authoring.examples import dice_under_cups
 from atoll.authoring.examples.dice_under_cups import DiceUnderCups
 from atoll.authoring.examples.dice_under_cups.bots import OddsBot
 from atoll.bots.random_bot import RandomBot
 from atoll.bots.search import SearchBot
 from atoll.engine import LocalResolver, Match, run
+from atoll.registry import load_registry
 from atoll.testing import ConformanceCase, conformance_cases
-from tests.fair.helpers import finished, table
+from tests.fair.helpers import played_through
 
 GAME = DiceUnderCups()
+REGISTRY = load_registry(extra=[("dice_under_cups", dice_under_cups)])
 CASES = conformance_cases(GAME, seats=[2, 3, 6], playouts=1)
 
 
@@ -33,9 +36,8 @@ def test_a_whole_game_of_odds_bots_ends_with_one_seat_holding_dice(seats: int) -
 
 def test_a_whole_game_on_the_fair_protocols_re_checks_in_full() -> None:
     seats = 3
-    match = Match(GAME, GAME.configure(seats, "short"), table(seats, "cups-fair"))
-    run(match, [OddsBot(), RandomBot(1), OddsBot(margin=2.0)])
-    record = finished(match)
+    _, record = played_through(GAME.info.name, [OddsBot(), RandomBot(1), OddsBot(margin=2.0)], "short",
+                               registry=REGISTRY)
     assert record.seats == seats and record.deck.card_count() == 0 and record.draws >= 2 * seats
 
 

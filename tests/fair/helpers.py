@@ -13,19 +13,20 @@ from __future__ import annotations
 import contextlib
 import re
 import tempfile
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 from atoll_tools.asked import REGISTRY, AskedTable, Stopped, asked_table
-from atoll_tools.memory_table import Tamper, cheating
+from atoll_tools.memory_table import Net, Tamper, cheating, open_table
 from nacl.signing import SigningKey
 
 from atoll.fair.steps.messages import Message
 from atoll.fair.steps.record import Record
 from atoll.fair.steps.seat import Participant
 from atoll.net.encoding import fingerprint
+from atoll.registry import Registry
 from atoll.table.audit import LogAudit, audit_log, replayed
 from atoll.table.reasons import Ending, EndReason
 
@@ -43,9 +44,11 @@ def identities(seats: int, salt: int = 0) -> list[SigningKey]:
     return [SigningKey(bytes([salt, 100 + seat]) * 16) for seat in range(seats)]
 
 
-def table(seats: int, *, cheat: Cheat | None = None, salt: int = 0) -> AskedTable:
-    """A table of ``seats`` seats with fixed secrets, started (given ``cheat``, with cheating seats)."""
-    return asked_table(seats, participants=cheat, keys=identities(seats, salt), masters=masters(seats, salt))
+def table(seats: int, name: str | None = None, *, cheat: Cheat | None = None, salt: int = 0) -> AskedTable:
+    """A table of ``seats`` seats with fixed secrets, started (given ``cheat``, with cheating seats);
+    its id is ``name``, or a fresh one."""
+    return asked_table(seats, participants=cheat, keys=identities(seats, salt), masters=masters(seats, salt),
+                       table_id=name)
 
 
 class Switch:
@@ -111,7 +114,9 @@ def verdict(played: AskedTable, reason: EndReason, seat: int | None) -> Ending:
 
 
 @contextlib.contextmanager
-def caught(played: AskedTable, seat: int, match: str = "", reason: EndReason = EndReason.CHEAT) -> Iterator[None]:
+def caught(
+    played: AskedTable, seat: int, match: str = "", reason: EndReason = EndReason.CHEAT
+) -> Iterator[None]:
     """The steps inside end the game naming ``seat`` (a cheat, or a forfeit), in words matching ``match``."""
     with pytest.raises(Stopped):
         yield
@@ -128,17 +133,32 @@ def aborted(played: AskedTable) -> Iterator[None]:
     assert not EndReason.ABORTED.accuses
 
 
-def audited(played: AskedTable) -> tuple[LogAudit, Record]:
-    """Audit the host's log as ``atoll audit`` does (a peer restoring its log checks it the same way):
-    the report, and the fair record the audit re-checked."""
+def audited(played: AskedTable, registry: Registry = REGISTRY) -> tuple[LogAudit, Record]:
+    """Audit the host's log as ``atoll audit`` does (a peer restoring its log checks it the same way),
+    with the games of ``registry``: the report, and the fair record the audit re-checked."""
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "log.jsonl"
         entries = played.net.host.table.log.entries
         path.write_bytes(b"".join(entry.to_bytes() + b"\n" for entry in entries))
-        report = audit_log(path, REGISTRY.game, fingerprint)
-        _, copy = replayed(path, REGISTRY.game)
+        report = audit_log(path, registry.game, fingerprint)
+        _, copy = replayed(path, registry.game)
     assert copy.engine is not None
     return report, copy.engine.resolver.record
+
+
+def played_through(
+    game: str, bots: Sequence[Any], variant: str | None = None, *, registry: Registry = REGISTRY
+) -> tuple[Net, Record]:
+    """A whole game of ``game`` at a table in memory, seat ``i`` played by ``bots[i]``; the table and
+    the fair record its log's audit re-checked in full (the audit is checked to be clean)."""
+    net = open_table(game, len(bots), variant, registry=registry)
+    for peer, bot in zip(net.peers, bots, strict=True):
+        peer.bot = bot
+    net.run()
+    assert all(peer.table.results() is not None for peer in net.peers), [p.table.ended for p in net.peers]
+    report, record = audited(AskedTable(net), registry)
+    assert report.clean, report.cheat or report.ended
+    return net, record
 
 
 def messages(played: AskedTable, kind: str | None = None) -> list[Message]:

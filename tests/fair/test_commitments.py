@@ -7,7 +7,9 @@ import pytest
 from atoll.chance import Reveal
 from atoll.errors import CheatDetected, ProtocolViolation
 from atoll.fair.primitives.commitments import CommitmentBook, SealBox, commitment, salt_for
-from tests.fair.helpers import TABLE, rewrite, table
+from tests.fair.helpers import caught, rewrite, table
+
+TABLE = "test-table"
 
 SECRET = bytes(range(32))
 SALT = bytes(32)
@@ -87,35 +89,34 @@ def test_a_box_refuses_to_seal_a_slot_twice() -> None:
 
 
 def test_sealed_values_stay_with_their_seat_until_a_reveal_opens_them() -> None:
-    resolver = table(3)
-    resolver.seal(1, ["s1-0.0", "s1-0.1"], ["storm", "sun"])
-    assert resolver.participants[1].known == {"s1-0.0": "storm", "s1-0.1": "sun"}
-    assert all(p.known == {} for p in resolver.participants if p.seat != 1)
-    assert resolver.resolve(Reveal(("s1-0.1",))).outcome == {"faces": {"s1-0.1": "sun"}}
-    assert all(p.record.commitments.closed(1) == ["s1-0.0"] for p in resolver.participants)
+    played = table(3)
+    handles = played.seal(1, ["storm", "sun"])
+    assert handles == ["s1-0.0", "s1-0.1"]
+    assert played.participant(1).known == {"s1-0.0": "storm", "s1-0.1": "sun"}
+    assert all(played.participant(s).known == {} for s in (0, 2))
+    assert played.resolve(Reveal(("s1-0.1",))).outcome == {"faces": {"s1-0.1": "sun"}}
+    assert all(played.record(s).commitments.closed(1) == ["s1-0.0"] for s in (None, 0, 1, 2))
 
 
 def test_a_seat_showing_a_sealed_value_proves_it_one_slot_at_a_time() -> None:
-    resolver = table(2)
-    resolver.seal(0, ["s0-0.0", "s0-0.1"], ["storm", "sun"])
-    resolver.prove(0, {"s0-0.1": "sun"})
-    assert resolver.participants[1].record.commitments.opened() == {"s0-0.1": "sun"}
+    played = table(2)
+    played.seal(0, ["storm", "sun"])
+    played.prove(0, {"s0-0.1": "sun"})
+    assert played.record(1).commitments.opened() == {"s0-0.1": "sun"}
 
 
 def test_a_seat_claiming_another_value_than_it_sealed_is_named() -> None:
-    resolver = table(2)
-    resolver.seal(0, ["s0-0.0"], ["storm"])
-    with pytest.raises(CheatDetected, match=r"claims 's0-0\.0' shows 'sun'") as caught:
-        resolver.prove(0, {"s0-0.0": "sun"})
-    assert caught.value.seat == 0
+    played = table(2)
+    played.seal(0, ["storm"])
+    with caught(played, 0, r"claims 's0-0\.0' shows 'sun'"):
+        played.prove(0, {"s0-0.0": "sun"})
 
 
 def test_a_seat_opening_its_commitment_to_a_different_value_is_named() -> None:
     def other_value(body: dict[str, object]) -> None:
         body["sealed"] = {"s1-0.0": dict(body["sealed"]["s1-0.0"], value="sun")}  # type: ignore[index]
 
-    resolver = table(3, cheat=rewrite(1, "reveal", other_value))
-    resolver.seal(1, ["s1-0.0"], ["storm"])
-    with pytest.raises(CheatDetected, match="not what it committed to") as caught:
-        resolver.resolve(Reveal(("s1-0.0",)))
-    assert caught.value.seat == 1
+    played = table(3, cheat=rewrite(1, "reveal", other_value))
+    played.seal(1, ["storm"])
+    with caught(played, 1, "not what it committed to"):
+        played.resolve(Reveal(("s1-0.0",)))

@@ -1,42 +1,43 @@
-"""Properties of the mental deck over 2-5 seats and 1-100 cards (few examples: each builds whole decks)."""
+"""Properties of the mental deck at a table of 2-5 seats with 1-100 cards (few examples: each builds
+whole decks, every message signed and checked by every peer)."""
 
 from __future__ import annotations
 
 from collections import Counter
 
-import pytest
-from atoll_tools.deck_audit import audit_deck
-from atoll_tools.deck_table import DeckTable
+from atoll_tools.asked import AskedTable
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from atoll.errors import CheatDetected
-from atoll.fair.deck.machine import DeckSpec, Message
+from atoll.chance import Deal, Shuffle
+from atoll.fair.deck.machine import Message
 from atoll.fair.primitives import group
+from atoll.fair.steps.seat import Participant
+from tests.fair.helpers import Cheat, caught, cheating, table
 
 SLOW = settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 FEW = settings(SLOW, max_examples=2)
 
 
-def build(seats: int, size: int, salt: int, tamper: object = None) -> DeckTable:
-    spec = DeckSpec(f"table-{salt}", "pile", tuple(f"c{i % 13}" for i in range(size)), seats)
-    seeds = [(salt * 10 + s).to_bytes(32, "little") for s in range(seats)]
-    return DeckTable(spec, seeds, spectator=False, tamper=tamper)  # type: ignore[arg-type]
+def build(seats: int, size: int, salt: int, cheat: Cheat | None = None) -> tuple[AskedTable, Shuffle]:
+    pile = Shuffle("pile", tuple(f"c{i % 13}" for i in range(size)))
+    return table(seats, f"table-{salt}", salt=salt % 200, cheat=cheat), pile
 
 
 @FEW
 @example(seats=5, size=100, salt=0)
 @given(seats=st.integers(2, 5), size=st.integers(1, 100), salt=st.integers(0, 2**16))
 def test_every_card_goes_to_one_seat_and_the_deck_audits_clean(seats: int, size: int, salt: int) -> None:
-    t = build(seats, size, salt)
-    t.setup()
-    t.open({card: card % seats for card in range(size)})
-    hands = t.hands()
-    assert Counter(f for hand in hands for f in hand.values()) == Counter(t.spec.faces)
-    assert all(set(hand) == set(range(s, size, seats)) for s, hand in enumerate(hands))
-    t.open_seeds()
-    report = audit_deck(t.spec, t.transcript)
-    assert all(report.faces[c] == f for hand in hands for c, f in hand.items())
+    played, pile = build(seats, size, salt)
+    handles = played.resolve(pile).outcome["handles"]
+    private = played.resolve(Deal(tuple((s, tuple(handles[s::seats])) for s in range(seats)))).privately
+    hands = [private.get(s, {}) for s in range(seats)]
+    assert Counter(f for hand in hands for f in hand.values()) == Counter(pile.faces)
+    assert all(set(hand) == set(handles[s::seats]) for s, hand in enumerate(hands))
+    played.finish()  # the host's copy, which holds no key, re-checks every seat's steps as an audit does
+    record = played.record()
+    faces = record.deck.all_faces(record.seeds)
+    assert played.ending() is None and all(faces[h] == f for hand in hands for h, f in hand.items())
 
 
 @SLOW
@@ -49,12 +50,13 @@ def test_a_changed_card_in_any_step_is_blamed_on_the_seat_that_sent_it(
     card = data.draw(st.integers(0, size - 1), label="card")
     stranger = group.hash_to_point("test/stranger", {"salt": salt}).hex()
 
-    def tamper(sender: int, message: Message) -> Message:
-        if sender == cheater and message["type"] == kind:
-            message = {**message, "cards": list(message["cards"])}
-            message["cards"][card] = stranger
-        return message
+    def tamper(me: Participant, message: Message) -> list[Message]:
+        if message["kind"] == "deck" and message["body"]["type"] == kind:
+            body = {**message["body"], "cards": list(message["body"]["cards"])}
+            body["cards"][card] = stranger
+            return [dict(message, body=body)]
+        return [message]
 
-    with pytest.raises(CheatDetected) as info:
-        build(seats, size, salt, tamper).setup()
-    assert info.value.seat == cheater
+    played, pile = build(seats, size, salt, {cheater: cheating(tamper)})
+    with caught(played, cheater):
+        played.resolve(pile)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from atoll_tools.memory_table import cheating
 from hypothesis import given, settings
@@ -12,6 +10,7 @@ from hypothesis import strategies as st
 from atoll.chance import Pick, Roll
 from atoll.errors import CheatDetected
 from atoll.fair.primitives.randomness import (
+    CHAIN_LENGTH,
     ChainBook,
     HashChain,
     draw_outcome,
@@ -19,7 +18,6 @@ from atoll.fair.primitives.randomness import (
     link_below,
     position,
 )
-from atoll.fair.primitives.randomness import CHAIN_LENGTH
 from atoll.fair.steps.messages import MalformedMessage, Message, NotForThisStep
 from atoll.fair.steps.seat import Participant
 from atoll.randomness import Stream

@@ -9,43 +9,50 @@ replays, re-encodes or holds back messages, and a seat's own.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable
 
 import pytest
-from atoll_tools.fair_relay import SeatForfeited, Tamper
+from atoll_tools.asked import AskedTable
+from atoll_tools.memory_table import cheating
 from nacl.signing import SigningKey
 
 from atoll.chance import Deal, Reveal, Roll, Shuffle
 from atoll.errors import CheatDetected, MalformedInput, ProtocolViolation
 from atoll.fair.primitives import group
+from atoll.fair.steps import announce as steps
 from atoll.fair.steps.messages import MalformedMessage, Message, NotForThisStep
-from atoll.fair.steps.seat import derive_seed
-from atoll.jsondata import JSON, strict_hex
+from atoll.fair.steps.seat import Participant, derive_seed
+from atoll.jsondata import strict_hex
 from atoll.net.encoding import fingerprint, normal_fingerprint
-from tests.fair.helpers import Cheat, table, withhold
+from atoll.table.reasons import EndReason
+from tests.fair.helpers import Switch, caught, messages, rewrite, table, withhold
 
 #: What each participant raised when an injected message reached it.
 Outcomes = list[BaseException | None]
 
 
-def inject(seat: int, kind: str, forge: Callable[[Message, Sequence[Any]], Message], seen: Outcomes) -> Cheat:
-    """A relay that, before passing on ``seat``'s genuine ``kind`` message, shows every peer a forgery."""
+def injecting(seat: int, kind: str, forge: Callable[[Message], Message], seen: Outcomes) -> tuple[
+        Callable[[AskedTable], None], dict[int, type[Participant]]]:
+    """Before ``seat``'s genuine ``kind`` message goes out, every copy's record (the host's and each
+    seat's) is shown a forgery of it (what a relay could try); returns how to arm it once the table is
+    open, and the seat's participant class."""
+    switch = Switch()
 
-    def build(participants: Sequence[Any]) -> Tamper:
-        def tamper(author: int, message: Message) -> Message:
-            if author == seat and message["kind"] == kind and not seen:
-                forged = forge(message, participants)
-                for participant in participants:
+    def arm(played: AskedTable) -> None:
+        def tamper(me: Participant, message: Message) -> list[Message]:
+            if message["kind"] == kind and not seen:
+                forged = forge(message)
+                for record in [played.record(), *(played.record(s) for s in range(played.seats))]:
                     try:
-                        participant.receive(forged)
+                        record.receive(forged)
                         seen.append(None)
                     except Exception as exc:  # what each peer makes of it is the point of the test
                         seen.append(exc)
-            return message
-        return tamper
+            return [message]
 
-    return build
+        switch.tamper = tamper
+
+    return arm, {seat: cheating(switch)}
 
 
 def refused_blaming_nobody(seen: Outcomes) -> None:
@@ -68,22 +75,27 @@ RECODINGS: dict[str, Callable[[Message], Message]] = {
 def test_a_genuine_message_re_encoded_by_a_relay_is_refused_and_blames_nobody(recoding: str) -> None:
     """Not 'two different messages': the author wrote one, and the relay's copy is not a message at all."""
     seen: Outcomes = []
-    resolver = table(3, cheat=inject(1, "chain/open", lambda m, _: RECODINGS[recoding](m), seen))
-    resolver.resolve(Roll(1, 6))
+    arm, cheat = injecting(1, "chain/open", RECODINGS[recoding], seen)
+    played = table(3, cheat=cheat)
+    arm(played)
+    played.resolve(Roll(1, 6))
     refused_blaming_nobody(seen)
     assert all(isinstance(e, MalformedMessage) for e in seen)
+    assert played.ending() is None
 
 
 def test_a_replayed_message_of_an_earlier_draw_is_dropped_and_the_draw_goes_on() -> None:
-    resolver = table(3)
-    resolver.resolve(Roll(1, 6))
-    old = next(e["msg"] for e in resolver.entries
-               if "msg" in e and e["msg"]["kind"] == "chain/open")
     seen: Outcomes = []
-    resolver.tamper = inject(0, "chain/open", lambda m, _: old, seen)(resolver.participants)
-    resolver.resolve(Roll(1, 6))
+    old: list[Message] = []
+    arm, cheat = injecting(0, "chain/open", lambda m: old[0], seen)
+    played = table(3, cheat=cheat)
+    played.resolve(Roll(1, 6))
+    old.append(messages(played, "chain/open")[0])
+    arm(played)
+    played.resolve(Roll(1, 6))
     refused_blaming_nobody(seen)
-    assert all(isinstance(e, NotForThisStep) for e in seen)
+    assert any(isinstance(e, NotForThisStep) for e in seen)  # a copy still at draw 1 has it already
+    assert played.ending() is None
 
 
 def test_hex_is_strictly_lowercase_of_the_right_length() -> None:
@@ -100,17 +112,9 @@ def test_hex_is_strictly_lowercase_of_the_right_length() -> None:
 
 def test_signed_content_in_upper_case_hex_names_its_author() -> None:
     """Strictness applies to what a seat signs, too: that is the seat's own doing."""
-    def upper(participants: Sequence[Any]) -> Tamper:
-        def tamper(author: int, message: Message) -> Message:
-            if author == 1 and message["kind"] == "chain/open":
-                return dict(message, body=dict(message["body"],
-                                                                    link=message["body"]["link"].upper()))
-            return message
-        return tamper
-
-    with pytest.raises(CheatDetected, match="lowercase hex") as caught:
-        table(3, cheat=upper).resolve(Roll(1, 6))
-    assert caught.value.seat == 1
+    played = table(3, cheat=rewrite(1, "chain/open", lambda b: b.update(link=b["link"].upper())))
+    with caught(played, 1, "lowercase hex"):
+        played.resolve(Roll(1, 6))
 
 
 # -- identities ---------------------------------------------------------------------------------------
@@ -118,13 +122,12 @@ def test_signed_content_in_upper_case_hex_names_its_author() -> None:
 
 def test_a_seat_that_says_two_different_hellos_is_caught_equivocating() -> None:
     """Two chain heads for one seat would let it answer each peer from another chain."""
-    resolver = table(3)
-    hello = next(e["msg"] for e in resolver.entries if "msg" in e and e["msg"]["kind"] == "hello"
-                 and e["msg"]["seat"] == 1)
+    played = table(3)
+    hello = next(m for m in messages(played, "hello") if m["seat"] == 1)
     other = dict(hello, body={"head": "5a" * 32})
-    with pytest.raises(CheatDetected, match="equivocation") as caught:
-        resolver.participants[0].record.receive(other)
-    assert caught.value.seat == 1
+    with pytest.raises(CheatDetected, match="equivocation") as found:
+        played.record(0).receive(other)
+    assert found.value.seat == 1
 
 
 def test_a_fingerprint_is_six_groups_of_base32_and_people_may_type_it_loosely() -> None:
@@ -138,157 +141,116 @@ def test_a_fingerprint_is_six_groups_of_base32_and_people_may_type_it_loosely() 
 # -- equivocation and signed receipts -------------------------------------------------------------------
 
 
-def test_a_seat_that_signs_two_different_commitments_for_one_seal_is_caught_equivocating() -> None:
-    """Both commitments are well formed, so each alone would pass; together they cannot both be true."""
-    def other(message: Message, participants: Sequence[Any]) -> Message:
+def test_a_seat_that_signs_two_different_commitments_for_one_seal_is_bound_by_the_first() -> None:
+    """Both commitments are well formed, so each alone would pass: the log takes the first, the host
+    refuses the second (the step is complete), and the seat's opening must match the first."""
+    def twice(me: Participant, message: Message) -> list[Message]:
+        if message["kind"] != "seal/commit":
+            return [message]
         slots = message["body"]["commitments"]
-        return dict(message, body={"commitments": {h: "44" * 32 for h in slots}})
+        return [dict(message, body={"commitments": {h: "44" * 32 for h in slots}}), message]
 
-    seen: Outcomes = []
-    resolver = table(3, cheat=inject(1, "seal/commit", other, seen))
-    with pytest.raises(CheatDetected, match="equivocation") as caught:
-        resolver.seal(1, ["s1-0.0"], ["storm"])
-    assert seen == [None, None, None]  # the first version was taken: nothing was wrong with it alone
-    assert caught.value.seat == 1
+    played = table(3, cheat={1: cheating(twice)})
+    handles = played.seal(1, ["storm"])
+    assert played.net.peers[1].session.errors == ["refused fair: no protocol step waits for messages now"]
+    with caught(played, 1, "not what it committed to"):
+        played.resolve(Reveal(tuple(handles)))
 
 
 def test_a_peer_whose_game_log_asks_another_draw_refuses_the_others_openings_blaming_nobody() -> None:
-    resolver = table(3)
-    stray = resolver.participants[2]
+    played = table(3)
+    stray = played.participant(2)
+    n = stray.record.n + 1
     openings: list[Message] = []
-    for participant in resolver.participants[:2]:
-        openings += participant.begin({"n": 1, "step": "draw", "draw": 1, "request": Roll(1, 6).to_json()})
-    stray.begin({"n": 1, "step": "draw", "draw": 1, "request": Roll(2, 6).to_json()})
+    for seat in (0, 1):
+        openings += played.participant(seat).begin({"n": n, "step": "draw", "draw": 1,
+                                                    "request": Roll(1, 6).to_json()})
+    stray.begin({"n": n, "step": "draw", "draw": 1, "request": Roll(2, 6).to_json()})
     for message in openings:
         with pytest.raises(NotForThisStep):
             stray.receive(message)
 
 
 def test_an_opening_that_signs_another_request_than_its_step_names_its_seat() -> None:
-    def other_request(participants: Sequence[Any]) -> Tamper:
-        def tamper(author: int, message: Message) -> Message:
-            if author == 2 and message["kind"] == "chain/open":
-                body = dict(message["body"], request=Roll(2, 6).to_json())
-                return dict(message, body=body)
-            return message
-        return tamper
-
-    with pytest.raises(CheatDetected, match="not draw 1 of") as caught:
-        table(3, cheat=other_request).resolve(Roll(1, 6))
-    assert caught.value.seat == 2
+    played = table(3, cheat=rewrite(2, "chain/open", lambda b: b.update(request=Roll(2, 6).to_json())))
+    with caught(played, 2, "not draw 1 of"):
+        played.resolve(Roll(1, 6))
 
 
 # -- timeouts --------------------------------------------------------------------------------------------
 
 
-def test_a_timeout_stating_another_head_is_refused() -> None:
-    resolver = table(3, cheat=withhold(2, "chain/open"))
-    with pytest.raises(SeatForfeited):
-        resolver.resolve(Roll(1, 6))
-    fresh = table(3)
-    record = fresh.participants[0].record
-    fresh.participants[0].begin({"n": 1, "step": "draw", "draw": 1, "request": Roll(1, 6).to_json()})
-    with pytest.raises(ProtocolViolation, match="timeout states head"):
-        record.begin({"n": 2, "step": "timeout", "missing": 2, "late": 1, "head": "00" * 32})
-
-
 def test_in_a_shuffle_taken_in_turn_only_the_seat_whose_turn_it_is_can_time_out() -> None:
-    def no_shuffle(participants: Sequence[Any]) -> Tamper:
-        def tamper(author: int, message: Message) -> Message | None:
-            is_shuffle = message["kind"] == "deck" and message["body"]["type"] == "deck/shuffle"
-            return None if author == 1 and is_shuffle else message
-        return tamper
-
-    resolver = table(3, cheat=no_shuffle)
-    with pytest.raises(SeatForfeited) as caught:
-        resolver.resolve(Shuffle("deck", tuple(range(6))))
-    assert caught.value.seat == 1
+    played = table(3, cheat=withhold(1, "deck", deck="deck/shuffle"))
+    with caught(played, 1, reason=EndReason.FORFEIT):
+        played.resolve(Shuffle("deck", tuple(range(6))))
 
 
 # -- no secrets before the end; nothing after it ---------------------------------------------------------
 
 
 def test_every_step_after_finish_is_refused() -> None:
-    resolver = table(2)
-    resolver.resolve(Roll(1, 6))
-    resolver.finish()
+    played = table(2)
+    played.resolve(Roll(1, 6))
+    played.finish()
+    length = len(played.net.host.table.log.entries)
+    played.net.move(0, {"ask": Roll(1, 6).to_json()})
+    assert len(played.net.host.table.log.entries) == length
+    seat = played.participant(1)
     with pytest.raises(ProtocolViolation, match="the game is over"):
-        resolver.resolve(Roll(1, 6))
-    with pytest.raises(ProtocolViolation, match="the game is over"):
-        resolver.participants[1].begin({"n": resolver.participants[1].record.n + 1, "step": "finish"})
+        seat.begin({"n": seat.record.n + 1, "step": "finish"})
 
 
 def test_after_a_cheat_the_table_takes_no_more_steps() -> None:
-    def wrong(participants: Sequence[Any]) -> Tamper:
-        def tamper(author: int, message: Message) -> Message:
-            if author == 1 and message["kind"] == "chain/open":
-                return dict(message, body=dict(message["body"], link="33" * 32))
-            return message
-        return tamper
-
-    resolver = table(3, cheat=wrong)
-    with pytest.raises(CheatDetected):
-        resolver.resolve(Roll(1, 6))
+    played = table(3, cheat=rewrite(1, "chain/open", lambda b: b.update(link="33" * 32)))
+    with caught(played, 1):
+        played.resolve(Roll(1, 6))
+    seat = played.participant(0)
     with pytest.raises(ProtocolViolation, match="stopped when a cheat was caught"):
-        resolver.resolve(Roll(1, 6))
+        seat.begin({"n": seat.record.n + 1, "step": "draw", "draw": 2, "request": Roll(1, 6).to_json()})
 
 
 # -- sealed choices, checked live --------------------------------------------------------------------
 
 
-def judged(calls: list[tuple[int, list[str], dict[str, JSON]]], illegal: JSON = None) -> Any:
-    def referee(seat: int, handles: Sequence[str], faces: dict[str, JSON]) -> None:
-        values = {h: faces[h] for h in handles}
-        calls.append((seat, list(handles), values))
-        if illegal in values.values():
-            raise CheatDetected(seat, f"sealed {illegal!r}, which was not a legal choice")
-    return referee
+def test_a_sealed_choice_is_judged_by_the_rules_as_soon_as_it_opens() -> None:
+    played = table(3)
+    handles = played.seal(1, ["storm", "sun"])
+    faces = played.resolve(Reveal(tuple(handles))).outcome["faces"]
+    assert faces == dict(zip(handles, ["storm", "sun"], strict=True))
+    assert played.ending() is None
 
 
-def test_a_sealed_decision_is_judged_as_soon_as_its_last_slot_opens_and_again_at_the_end() -> None:
-    calls: list[tuple[int, list[str], dict[str, JSON]]] = []
-    resolver = table(3, referee=judged(calls))
-    resolver.seal(1, ["s1-0.0", "s1-0.1"], ["storm", "sun"])
-    resolver.resolve(Reveal(("s1-0.0",)))
-    assert calls == []
-    resolver.resolve(Reveal(("s1-0.1",)))
-    assert calls == [(1, ["s1-0.0", "s1-0.1"], {"s1-0.0": "storm", "s1-0.1": "sun"})]
-    resolver.finish()
-    assert len(calls) == 2
+def test_an_illegal_sealed_choice_is_named_once_its_slot_is_open() -> None:
+    """The referee judges a choice when the step after the one that opened its last slot begins."""
+    played = table(3, cheat={2: cheating(sealing=lambda values: ["medium"])})
+    handles = played.seal(2, ["mild"])
+    played.resolve(Reveal(tuple(handles)))
+    with caught(played, 2, "not a legal choice"):
+        played.resolve(Roll(1, 6))
 
 
-def test_an_illegal_sealed_choice_is_named_when_its_slot_opens() -> None:
-    resolver = table(3, referee=judged([], illegal="medium"))
-    resolver.seal(2, ["s2-0.0"], ["medium"])
-    with pytest.raises(CheatDetected, match="not a legal choice") as caught:
-        resolver.resolve(Reveal(("s2-0.0",)))
-    assert caught.value.seat == 2
-
-
-def test_a_leaving_seat_opens_its_sealed_slots_so_its_choice_is_still_judged() -> None:
-    calls: list[tuple[int, list[str], dict[str, JSON]]] = []
-    resolver = table(3, referee=judged(calls))
-    resolver.resolve(Shuffle("deck", tuple(range(4))))
-    resolver.seal(2, ["s2-0.0"], ["storm"])
-    resolver.leave(2)
-    assert all(p.record.commitments.opened() == {"s2-0.0": "storm"} for p in resolver.participants)
-    assert calls == [(2, ["s2-0.0"], {"s2-0.0": "storm"})]
+def test_an_illegal_sealed_choice_never_opened_is_named_at_the_end() -> None:
+    played = table(3, cheat={2: cheating(sealing=lambda values: ["medium"])})
+    played.seal(2, ["mild"])
+    with caught(played, 2, "not a legal choice"):
+        played.finish()
 
 
 # -- the smaller items ----------------------------------------------------------------------------------
 
 
 def test_a_refused_deal_spanning_two_piles_leaves_every_pile_as_it_was() -> None:
-    resolver = table(3)
-    resolver.resolve(Shuffle("a", tuple(range(4))))
-    resolver.resolve(Shuffle("b", tuple(range(4))))
-    resolver.resolve(Reveal(("b.0",)))
-    before = [(d.round, d.holders()) for d in resolver.participants[0].record.deck.decks.values()]
+    played = table(3)
+    played.resolve(Shuffle("a", tuple(range(4))))
+    played.resolve(Shuffle("b", tuple(range(4))))
+    played.resolve(Reveal(("b.0",)))
+    before = [(d.round, d.holders()) for d in played.record(0).deck.decks.values()]
     with pytest.raises(ProtocolViolation, match="face up already"):
-        resolver.resolve(Deal(((1, ("a.0", "b.0")),)))
-    after = [(d.round, d.holders()) for d in resolver.participants[0].record.deck.decks.values()]
-    assert after == before
-    assert set(resolver.resolve(Deal(((2, ("a.0",)),))).privately[2]) == {"a.0"}
+        played.resolve(Deal(((1, ("a.0", "b.0")),)))
+    after = [(d.round, d.holders()) for d in played.record(0).deck.decks.values()]
+    assert after == before and played.ending() is None
+    assert steps.for_chance(played.record(0), Deal(((2, ("a.0",)),)))  # the pile deals on
 
 
 def test_a_seed_is_bound_to_its_table() -> None:

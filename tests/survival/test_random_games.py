@@ -22,8 +22,7 @@ from atoll.plugins.survival.meta import ANIMALS, POINTS
 from atoll.plugins.survival.obstacles import walls
 from atoll.plugins.survival.state import index_tokens
 from atoll.registry import load_registry
-from tests.fair.helpers import finished
-from tests.fair.helpers import table as fair_table
+from tests.fair.helpers import played_through
 from tests.survival.scenario import GAME
 
 GAMES = 300
@@ -97,11 +96,10 @@ def test_a_saved_game_replays_to_the_same_end(tmp_path: Path) -> None:
 def test_a_whole_game_on_the_fair_protocols_rolls_every_die_together_and_re_checks() -> None:
     """S7: at a network table every throw is a roll both seats commit to before either is opened
     (the fair protocols); a whole game of two Survival bots plays to its end and its record re-checks."""
-    match = Match(GAME, GAME.configure(2), fair_table(2, "survival-2"))
-    end = run(match, [SurvivalBot(seat) for seat in range(2)])
-    assert isinstance(end, End)
-    record = finished(match)
-    rolls = sum(1 for e in match.events if e.get("request", {}).get("kind") == "roll")
+    net, record = played_through("survival", [SurvivalBot(seat) for seat in range(2)])
+    engine = net.host.table.engine
+    assert engine is not None and isinstance(engine.match.results(), End)
+    rolls = sum(1 for e in engine.match.events if e.get("request", {}).get("kind") == "roll")
     assert record.seats == 2 and record.draws == rolls > 0
 
 

@@ -52,7 +52,8 @@ def test_thousands_of_bad_messages_during_a_game_change_nothing_and_the_game_fin
     def send(index: int, data: bytes) -> None:
         nonlocal sent
         original_send(index, data)
-        if sent < 3000 and rng.random() < 0.3:
+        # 0.4 of the genuine messages: the table delivers in order, so none is sent twice any more
+        if sent < 3000 and rng.random() < 0.4:
             for bad in mutations(rng, data, net, index):
                 sent += 1
                 original_send(rng.randrange(len(net.peers)), bad)

@@ -19,13 +19,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+from atoll_tools.memory_table import Sealing, Tamper, cheating, open_host
 from nacl.signing import SigningKey
 
 from atoll.app.follow import Link, follow, standby_address
 from atoll.app.peer_loop import bot_chooser, run_peer
 from atoll.app.serve import run_host
 from atoll.engine.observation import Observation
-from atoll.fair.steps.history import StepRecord
 from atoll.fair.steps.messages import Message
 from atoll.fair.steps.seat import Participant
 from atoll.net.transport import HostSocket, PeerSocket, curve_keys
@@ -38,8 +38,7 @@ from atoll.table.table import Table
 from atoll.types import Action
 from tests.table.harness import REGISTRY
 
-#: A cheating seat's rewrite of what its participant sends: the messages to send instead (none: withheld).
-Tamper = Callable[[Participant, Message], list[Message]]
+__all__ = ["Tamper"]  # re-exported for the wire tests
 
 #: Makes the chooser of one peer (its index) given the honest random bot's chooser.
 ChooserFor = Callable[[int, Chooser], Chooser]
@@ -118,20 +117,9 @@ async def loopback_table(
     is the host's class (a test's modified host is a subclass); with ``standby`` each seat (and
     spectator) names a standby address on loopback, where it listens for the others while it plays;
     ``host_timeout`` (seconds) is signed in the ``open`` entry too."""
-    host_key = SigningKey(os.urandom(32))
-    info = registry.game(game).info
-    host = sequencer.open(
-        f"{game}-wire-{os.urandom(6).hex()}",
-        host_key,
-        registry.game,
-        game=game,
-        variant=variant or info.default_variant,
-        seats=seats,
-        name="wire test",
-        pin=registry.pin(game),
-        turn_time=turn_time,
-        host_timeout=host_timeout,
-    )
+    host, host_key = open_host(registry, game, seats, variant, table_id=f"{game}-wire-{os.urandom(6).hex()}",
+                               name="wire test", sequencer=sequencer, turn_time=turn_time,
+                               host_timeout=host_timeout)
     lines: list[str] = []
     handler = _Lines(lines)
     logging.getLogger("atoll.table.host").addHandler(handler)
@@ -260,41 +248,21 @@ def cheating_participants(
     table: Table,
     tamper: Tamper | None = None,
     *,
-    sealing: Callable[[list[Any]], list[Any]] | None = None,
+    sealing: Sealing | None = None,
 ) -> None:
-    """Make ``table``'s peer run a modified fair participant: ``tamper`` rewrites all it sends, and
-    ``sealing`` changes the values it seals (behind its own player's back, so its game goes on).
+    """Make ``table``'s peer run a modified fair participant (:func:`atoll_tools.memory_table.cheating`):
+    ``tamper`` rewrites all it sends, and ``sealing`` changes the values it seals (behind its own
+    player's back, so its game goes on).
 
     Only the participant made with this peer's master secret is modified; the other peers in this
     process keep the honest class.
     """
-
-    def keep(_me: Participant, message: Message) -> list[Message]:
-        return [message]
-
-    rewrites = tamper or keep
-
-    class Cheating(Participant):
-        def prepare_seal(self, handles: Sequence[str], values: Sequence[Any]) -> None:
-            super().prepare_seal(handles, sealing(list(values)) if sealing is not None else values)
-
-        def begin(self, step: StepRecord) -> list[Message]:
-            return [m for out in super().begin(step) for m in rewrites(self, out)]
-
-        def receive(self, message: Any, **options: Any) -> list[Message]:
-            return [m for out in super().receive(message, **options) for m in rewrites(self, out)]
-
-        def seal_now(self, handles: Sequence[str], values: Sequence[Any]) -> Message:
-            # a simultaneous decision's commitment leaves as the seat's own move, one message
-            (sent,) = rewrites(self, super().seal_now(handles, values))
-            return sent
-
-    honest = Participant
+    honest, modified = Participant, cheating(tamper, sealing)
 
     def participant(
         seat: int, table_id: str, seats: int, master: bytes, *args: Any, **kw: Any
     ) -> Participant:
-        kind = Cheating if master == table.master else honest
+        kind = modified if master == table.master else honest
         return kind(seat, table_id, seats, master, *args, **kw)
 
     monkeypatch.setattr(table_module, "Participant", participant)

@@ -65,6 +65,7 @@ from atoll.table.host import Sequencer
 from atoll.table.peer import PeerSession
 from atoll.table.resolver import NetResolver
 from atoll.table.table import Table
+from atoll_tools.memory_table import open_host
 
 #: Why the CPU time of each entry is only read with ``--cpu``: on this virtual machine, under load, a
 #: reading of a thread's CPU clock (a system call that takes the scheduler's lock) was seen to cost
@@ -351,21 +352,9 @@ def merge(peers: list[Timings], host: HostTimings, *, processes: bool, cpu: bool
 def _open_host(
     registry: Registry, game: str, peers: int, variant: str | None, home: Path | None
 ) -> tuple[Sequencer, SigningKey]:
-    host_key = SigningKey.generate()
-    info = registry.game(game).info
     table_id = f"bench-{os.urandom(8).hex()}"
-    host = Sequencer.open(
-        table_id,
-        host_key,
-        registry.game,
-        game=game,
-        variant=variant or info.default_variant,
-        seats=peers,
-        name="bench",
-        pin=registry.pin(game),
-        **_files(home, table_id, "host"),
-    )
-    return host, host_key
+    return open_host(registry, game, peers, variant, table_id=table_id, name="bench",
+                     **_files(home, table_id, "host"))
 
 
 def _files(home: Path | None, table_id: str, who: str) -> dict[str, Any]:
