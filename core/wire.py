@@ -429,7 +429,6 @@ class Step(StrEnum):
     SHUFFLE = "shuffle"
     DEAL = "deal"
     LEAVE = "leave"
-    TIMEOUT = "timeout"
     FINISH = "finish"
 
 
@@ -454,8 +453,6 @@ class FairKind(StrEnum):
     """A mental-deck message (shuffle, lock, keys), its type and pile inside."""
     LEAVE = "leave"
     """A leaving seat's openings and deck keys."""
-    WITNESS = "witness"
-    """A seat's word that it had not seen the late seat's message."""
     SEED = "seed"
     """A seat's secret seed, opened at the end."""
 

@@ -77,7 +77,6 @@ STEP_WORDS = {
     "shuffle": "shuffle",
     "deal": "part in the deal",
     "leave": "keys on leaving",
-    "timeout": "witness",
     "finish": "seed opening",
 }
 

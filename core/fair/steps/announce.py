@@ -65,10 +65,6 @@ def for_leave(seat: int) -> dict[str, JSON]:
     return {"step": "leave", "seat": seat}
 
 
-def for_timeout(record: Record, missing: int) -> dict[str, JSON]:
-    """The step stating that ``missing`` (one of ``record.late()``) sent nothing by the deadline."""
-    return {"step": "timeout", "missing": missing, "late": record.n, "head": record.head}
-
 
 def for_finish() -> dict[str, JSON]:
     """The last step: every seat opens its seed."""

@@ -11,8 +11,8 @@ What :meth:`Record.receive` raises, and what the caller does with it:
 * :class:`~atoll.fair.steps.messages.MalformedMessage`: bad encoding, unknown field, another table, a
   seat that is not at the table. Drop the message; nobody is blamed.
 * :class:`~atoll.errors.CheatDetected` naming a seat: content that seat wrote is wrong (a bad link,
-  proof, key, opening or claim), or the seat wrote two different messages for one slot, or wrote
-  past a timeout it witnessed (equivocation). Stop the table.
+  proof, key, opening or claim), or the seat wrote two different messages for one slot
+  (equivocation). Stop the table.
 
 A message here carries no signature: the caller says who wrote it. At a table that is the seat whose
 identity signed the envelope around it (the table checks that before anything reads the message, and
@@ -47,7 +47,6 @@ reveal      ``handles``                                     ``reveal`` (sealed, 
 shuffle     ``pile``, ``faces``                             deck shuffle, then lock, seat by seat
 deal        ``to`` (``[seat, [handles]]`` pairs)            deck keys of every seat but receivers
 leave       ``seat``                                        ``leave`` (sealed openings), deck keys
-timeout     ``missing``, ``late`` (step number), ``head``   ``witness`` from the other seats
 finish      (none)                                          ``seed`` from each active seat
 ==========  ==============================================  ===================================
 """
@@ -85,12 +84,9 @@ SEED_SIZE = 32
 #: Most values one seat seals in one decision (a move's ``sealed`` count is held to the same).
 MAX_SEALED = 64
 
-#: Fewest witnesses that pin a timeout on the missing seat: with one, it is one seat's word.
-ATTRIBUTABLE_WITNESSES = 2
-
 #: The body fields each message kind must carry (checked before its handler reads them: a signed body
 #: without one is its seat's fault; a handler that fails on a body that has them is atoll's).
-#: (A hello, a witness and a deck message check their fields in full themselves.)
+#: (A hello and a deck message check their fields in full themselves.)
 _BODY_FIELDS: dict[str, tuple[str, ...]] = {
     FairKind.CHAIN_HEAD: ("head",),
     FairKind.CUP_COMMIT: ("commitments",),
@@ -125,10 +121,6 @@ class Record:
         self.left: dict[int, int] = {}
         """Seat -> the step it left the table at."""
         self.seeds: dict[int, bytes] = {}
-        self.forfeited: int | None = None
-        """The seat that forfeited by a timeout every other seat witnessed; no step follows."""
-        self.aborted: int | None = None
-        """The seat a timeout named when too few seats witnessed it to pin it on that seat."""
         self.finished = False
         """True once the seeds are open: no step follows."""
         self.cheat: CheatDetected | None = None
@@ -144,36 +136,31 @@ class Record:
         """What every message of the current step must carry as ``seen``."""
         self._digests: list[str] = []
         self._owed: list[tuple[int, str]] = []
-        self._late: list[int] = []
-        self._head_before = self.seen
         self._previous: str | None = None
         self._in_turn = False
         self._got: dict[tuple[int, str], Message] = {}
         self._commit_step: dict[str, int] = {}
         self._signed: dict[tuple[int, int], str] = {}
         self._signed_slots: dict[tuple[int, int, str], str] = {}
-        self._witnessed: dict[int, int] = {}
-        self._latest: dict[int, int] = {}
         # What starts each step, what each message kind does, and what ends a step (a step with no
         # finisher has an empty result). Every step and kind is in atoll.wire.
         self._starters: dict[str, Callable[[StepRecord], None]] = {
             Step.SETUP: self._begin_setup, Step.CHAIN: self._begin_chain, Step.CUP: self._begin_cup,
             Step.DRAW: self._begin_draw, Step.SEAL: self._begin_seal, Step.PROVE: self._begin_prove,
             Step.REVEAL: self._begin_reveal, Step.SHUFFLE: self._begin_shuffle, Step.DEAL: self._begin_deal,
-            Step.LEAVE: self._begin_leave, Step.TIMEOUT: self._begin_timeout, Step.FINISH: self._begin_finish,
+            Step.LEAVE: self._begin_leave, Step.FINISH: self._begin_finish,
         }
         self._handlers: dict[str, Callable[[int, dict[str, Any]], None]] = {
             FairKind.HELLO: self._on_hello, FairKind.CHAIN_HEAD: self._on_chain_head,
             FairKind.CHAIN_OPEN: self._on_chain_open, FairKind.SEAL_COMMIT: self._on_seal_commit,
             FairKind.CUP_COMMIT: self._on_cup_commit, FairKind.PROVE: self._on_prove,
             FairKind.REVEAL: self._on_reveal, FairKind.DECK: self._on_deck, FairKind.LEAVE: self._on_leave,
-            FairKind.WITNESS: self._on_witness, FairKind.SEED: self._on_seed,
+            FairKind.SEED: self._on_seed,
         }
         self._finishers: dict[str, Callable[[], dict[str, JSON]]] = {
             Step.SEAL: self._end_seal, Step.DRAW: self._end_draw, Step.PROVE: self._end_prove,
             Step.REVEAL: self._end_reveal,
-            Step.SHUFFLE: self._end_shuffle, Step.LEAVE: self._end_leave, Step.TIMEOUT: self._end_timeout,
-            Step.FINISH: self._end_finish,
+            Step.SHUFFLE: self._end_shuffle, Step.LEAVE: self._end_leave, Step.FINISH: self._end_finish,
         }
 
     # -- who is at the table ------------------------------------------------------
@@ -207,9 +194,8 @@ class Record:
         return self.seen if self.n < 0 else step_head(self.seen, self._digests)
 
     def stopped(self) -> bool:
-        """Whether the table takes no more steps (finished, a cheat caught, forfeited or aborted)."""
-        ended = (self.cheat, self.forfeited, self.aborted)
-        return self.finished or any(e is not None for e in ended)
+        """Whether the table takes no more steps (finished, or a cheat caught)."""
+        return self.finished or self.cheat is not None
 
     # -- steps ------------------------------------------------------------------------
 
@@ -220,13 +206,7 @@ class Record:
         if self.cheat is not None:
             raise ProtocolViolation(f"the table stopped when a cheat was caught ({self.cheat}); "
                                     "it takes no more steps")
-        if self.forfeited is not None:
-            raise ProtocolViolation(f"{seat_label(self.forfeited)} forfeited; the table takes no more steps")
-        if self.aborted is not None:
-            raise ProtocolViolation(f"the table was aborted waiting for {seat_label(self.aborted)}; "
-                                    "it takes no more steps")
-        timeout = isinstance(step, dict) and step.get("step") == Step.TIMEOUT
-        if self.n >= 0 and not self.complete() and not timeout:
+        if self.n >= 0 and not self.complete():
             missing = ", ".join(str(s) for s, _ in self._owed)
             name = self.step.get("step")
             raise ProtocolViolation(f"step {self.n} ({name}) still waits for {seats_label(missing)}")
@@ -242,17 +222,15 @@ class Record:
             canonical(step)
         except MalformedInput as exc:
             raise ProtocolViolation(f"step announcement is not plain JSON: {exc}") from exc
-        before = (self.n, self.step, self.result, self._got, self._in_turn, self._owed, self._late,
+        before = (self.n, self.step, self.result, self._got, self._in_turn, self._owed, self._previous,
                   self.seen, self._digests)
-        late = [self._owed[0][0]] if self._in_turn and self._owed else [s for s, _ in self._owed]
-        head, self.seen = self.head, step_seen(self.head, step)
-        self._late, self._head_before, self._previous = late, head, self.step.get("step")
+        self.seen, self._previous = step_seen(self.head, step), self.step.get("step")
         self.n, self.step, self.result = step["n"], step, None
         self._got, self._in_turn, self._owed, self._digests = {}, False, [], []
         try:
             starter(step)
         except Exception:  # a refused step leaves the record as it was, ready for another
-            (self.n, self.step, self.result, self._got, self._in_turn, self._owed, self._late,
+            (self.n, self.step, self.result, self._got, self._in_turn, self._owed, self._previous,
              self.seen, self._digests) = before
             raise
 
@@ -309,7 +287,7 @@ class Record:
         ``digest`` (see :meth:`receive`)."""
         seat, kind, n = msg["seat"], msg["kind"], msg["n"]
         what = message_label(msg["body"]) if kind == FairKind.DECK else kind
-        self._check_consistent(seat, n, msg["seen"], what, digest, kind)
+        self._check_consistent(seat, n, msg["seen"], what, digest)
         if n != self.n or msg["step"] != self.step.get("step") or not same(msg["seen"], self.seen):
             raise NotForThisStep(f"{seat_label(seat)}'s {what!r} message is for step {n} ({msg['step']}) of "
                                  "another "
@@ -340,11 +318,10 @@ class Record:
             self._finish_step()
         return msg
 
-    def _check_consistent(self, seat: int, n: int, seen: str, what: str, digest: str, kind: str) -> None:
+    def _check_consistent(self, seat: int, n: int, seen: str, what: str, digest: str) -> None:
         """Equivocation: two validly signed messages of one seat that cannot both be true.
 
-        One step number has one history (``seen``) and one message per slot; and a seat that
-        witnessed a timeout said the table stopped there, so it signs nothing later.
+        One step number has one history (``seen``) and one message per slot.
         """
         earlier_seen = self._signed.get((seat, n))
         if earlier_seen is not None and not same(earlier_seen, seen):
@@ -352,18 +329,8 @@ class Record:
         earlier = self._signed_slots.get((seat, n, what))
         if earlier is not None and not same(earlier, digest):
             raise CheatDetected(seat, f"signed two different {what!r} messages for step {n} (equivocation)")
-        witnessed = self._witnessed.get(seat)
-        latest = max(self._latest.get(seat, -1), n)
-        if kind == FairKind.WITNESS:
-            witnessed = n if witnessed is None else min(witnessed, n)
-        if witnessed is not None and latest > witnessed:
-            raise CheatDetected(seat, f"witnessed that the table stopped at step {witnessed}, yet signed a "
-                                      f"message of step {latest} (equivocation)")
         self._signed[(seat, n)] = seen
         self._signed_slots[(seat, n, what)] = digest
-        self._latest[seat] = latest
-        if witnessed is not None:
-            self._witnessed[seat] = witnessed
 
     def _finish_step(self) -> None:
         finisher = self._finishers.get(self.step["step"])
@@ -630,7 +597,7 @@ class Record:
                 targets[str(handle)] = int(seat)
         self._owe([], "", more=self.deck.begin_open(targets))
 
-    # -- leaving, timeouts and the end ----------------------------------------------
+    # -- leaving and the end --------------------------------------------------------
 
     def _begin_leave(self, step: StepRecord) -> None:
         seat = step.get("seat")
@@ -646,33 +613,6 @@ class Record:
 
     def _end_leave(self) -> dict[str, JSON]:
         self.left[self.step["seat"]] = self.n
-        return {}
-
-    def _begin_timeout(self, step: StepRecord) -> None:
-        missing, late, head = step.get("missing"), step.get("late"), step.get("head")
-        if set(step) != {"n", "step", "missing", "late", "head"}:
-            raise ProtocolViolation(f"a timeout names missing, late and head only: {str(step)[:99]}")
-        if self._previous == "timeout":
-            raise ProtocolViolation("a timeout that not every other seat witnessed stops the table; "
-                                    "it cannot time out in turn (aborted, not attributable)")
-        if late != self.n - 1 or missing not in self._late:
-            raise ProtocolViolation(f"timeout of a seat that owes nothing in the last step: {str(step)[:99]}")
-        if not isinstance(head, str) or not same(head, self._head_before):
-            raise ProtocolViolation(f"timeout states head {str(head)[:16]}..., but the table's head when "
-                                    f"step {late} stalled is {self._head_before[:16]}...")
-        self._owe([s for s in self.active() if s != missing], "witness")
-
-    def _on_witness(self, seat: int, body: dict[str, Any]) -> None:
-        fields = ("missing", "late", "head")
-        if set(body) != set(fields) or any(body.get(f) != self.step.get(f) for f in fields):
-            raise CheatDetected(seat, f"witnessed {body!r}, not the announced timeout")
-
-    def _end_timeout(self) -> dict[str, JSON]:
-        witnesses = len(self.active()) - 1
-        if witnesses >= ATTRIBUTABLE_WITNESSES:
-            self.forfeited = self.step["missing"]
-        else:
-            self.aborted = self.step["missing"]
         return {}
 
     def _begin_finish(self, step: StepRecord) -> None:

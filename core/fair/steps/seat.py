@@ -17,8 +17,8 @@ On a network each peer runs one Participant, for its own seat, and nothing else:
    :class:`~atoll.errors.ProtocolViolation` (keep an early one for later); stop the table on
    :class:`~atoll.errors.CheatDetected`, which names the seat;
 3. when :meth:`Record.complete <atoll.fair.steps.record.Record.complete>` holds, read the step's
-   outcome from ``record.result`` and go on; if the deadline passes first, announce a ``timeout``
-   naming one of ``record.late()``, the late step and ``record.head``, and step 1 again.
+   outcome from ``record.result`` and go on; if the deadline passes first, the table's timeout
+   names one of ``record.late()`` (:mod:`atoll.table.table`: the other seats witness it there).
 
 The seat's own messages for a step are all derived from the record (``record.seen``, its secrets
 and the announcement); nothing it sends depends on a clock or on the order others' messages came in.
@@ -73,7 +73,7 @@ class Participant:
             Step.SETUP: self._act_setup, Step.CHAIN: self._act_chain, Step.DRAW: self._act_draw,
             Step.CUP: self._act_cup, Step.SEAL: self._act_seal, Step.PROVE: self._act_prove,
             Step.REVEAL: self._act_reveal, Step.SHUFFLE: self._act_shuffle, Step.DEAL: self._act_deal,
-            Step.LEAVE: self._act_leave, Step.TIMEOUT: self._act_timeout, Step.FINISH: self._act_finish,
+            Step.LEAVE: self._act_leave, Step.FINISH: self._act_finish,
         }
 
     # -- the state machine --------------------------------------------------------
@@ -193,10 +193,6 @@ class Participant:
         dice = self.record.cups.openings(self.record.cups.closed(self.seat, drawn=True))
         return "leave", {"sealed": {h: self._box.opening(h) for h in closed}, "dice": dict(dice)}
 
-    def _act_timeout(self, step: StepRecord) -> tuple[str, dict[str, JSON]] | None:
-        if step["missing"] == self.seat:
-            return None
-        return "witness", {f: step[f] for f in ("missing", "late", "head")}
 
     def _act_finish(self, step: StepRecord) -> tuple[str, dict[str, Any]]:
         return "seed", {"seed": self._seed.hex(), "values": self._box.values()}
