@@ -54,7 +54,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from atoll.errors import CheatDetected, MalformedInput, ProtocolViolation
-from atoll.fair.deck.keys import DeckSecrets, check_seed, seed_commitment
+from atoll.fair.deck.keys import DeckSecrets, seed_commitment
 from atoll.fair.primitives import dleq, group
 from atoll.fair.primitives import shuffle_proof as proof_of_shuffle
 from atoll.fair.primitives.group import BASE, GroupError, Point
@@ -76,8 +76,6 @@ KIND_OPEN = "deck/open"
 """``{"round", "targets": [[card, seat or null]...], "keys": [[card, k]...]}``: keys for an open round."""
 KIND_LEAVE = "deck/leave"
 """``{"keys": [[card, k]...]}``: a leaving seat's keys for every card not in its hand."""
-KIND_SEED = "deck/seed"
-"""``{"seed"}``: a seat's seed, opened at the end of the game for the audit."""
 
 _HEADER = ("type", "v", "table", "deck", "digest", "seat")
 
@@ -159,7 +157,6 @@ class MentalDeck:
         self._public: dict[int, JSON] = {}
         self._mine: dict[int, JSON] = {}
         self._left: set[int] = set()
-        self._seeds: dict[int, bytes] = {}
         self._targets: list[list[Any]] = []
         self._owing: dict[int, list[int]] = {}
         self._early: list[Message] = []
@@ -240,8 +237,6 @@ class MentalDeck:
             return self._on_open(sender, message)
         elif kind == KIND_LEAVE:
             self._on_leave(sender, message)
-        elif kind == KIND_SEED:
-            self._on_seed(sender, message)
         else:
             raise ProtocolViolation(f"{seat_label(sender)} sent a deck message of unknown type {kind!r}")
         self.log.append(clone(message))
@@ -311,16 +306,6 @@ class MentalDeck:
         message = self._header(KIND_LEAVE) | {
             "keys": [[c, group.scalar_to_hex(self._secret().card_keys[c])] for c in cards]}
         self._accept_leave(me, cards, self._secret().card_keys)
-        self.log.append(message)
-        return message
-
-    def open_seed(self) -> Message:
-        """At the end of the game: return the message opening this seat's seed to everybody."""
-        self.settle()
-        me = self._me()
-        assert self._seed is not None
-        message = self._header(KIND_SEED) | {"seed": self._seed.hex()}
-        self._seeds[me] = self._seed
         self.log.append(message)
         return message
 
@@ -613,32 +598,6 @@ class MentalDeck:
         self._owing.pop(seat, None)
         self._finish_round()
 
-    def _on_seed(self, sender: int, message: Message) -> None:
-        if sender in self._seeds:
-            raise CheatDetected(sender, "opened its seed twice (a replay)")
-        text = message.get("seed")
-        try:
-            seed = check_seed(strict_hex(text, 32, "seed"))
-        except MalformedInput as exc:
-            raise CheatDetected(sender, "opened a seed that is not 32 bytes of hex") from exc
-        self.check_seed_steps(sender, seed)
-        self._seeds[sender] = seed
-
-    def all_faces(self) -> dict[int, JSON]:
-        """Once every seat has opened its seed: every card's face, re-derived from the seeds alone."""
-        missing = [s for s in range(self.spec.seats) if s not in self._seeds]
-        if missing or self.phase is not Phase.READY:
-            raise ProtocolViolation(
-                f"deck {self.spec.deck!r}: not locked, or {seats_label(missing)} kept seeds")
-        secrets = [DeckSecrets.derive(self._seeds[s], self.spec.table, self.digest, s, self.spec.size)
-                   for s in range(self.spec.seats)]
-        return {c: self._decrypt(c, {s: secrets[s].card_keys[c] for s in range(self.spec.seats)})
-                for c in range(self.spec.size)}
-
-    def seeds_opened(self) -> list[int]:
-        """The seats whose seeds were opened (and checked)."""
-        return sorted(self._seeds)
-
     def check_seed_steps(self, seat: int, seed: bytes) -> None:
         """Re-derive ``seat``'s secrets from ``seed`` and re-check every step it took; raise CheatDetected."""
         committed = self._seed_commitments[seat]
@@ -696,7 +655,7 @@ class MentalDeck:
         if message["digest"] != self.digest:
             raise CheatDetected(sender, f"built deck {self.spec.deck!r} from a different card list (or seat "
                                         "count or proof setting): its deck digest differs")
-        if sender in self._left and message["type"] != KIND_SEED:
+        if sender in self._left:
             raise CheatDetected(sender, "sent a deck message after it left")
 
     def _point(self, sender: int, text: JSON, what: str, *, checked: bool = True) -> Point:
