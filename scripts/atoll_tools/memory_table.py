@@ -88,10 +88,12 @@ class Peer:
 
     @property
     def table(self) -> Table:
+        """This peer's copy of the table."""
         return self.session.table
 
     @property
     def curve(self) -> bytes:
+        """The CURVE key its connection authenticates with (its identity's)."""
         return curve_of(self.key.verify_key.encode())
 
 
