@@ -428,7 +428,6 @@ class Step(StrEnum):
     REVEAL = "reveal"
     SHUFFLE = "shuffle"
     DEAL = "deal"
-    LEAVE = "leave"
     FINISH = "finish"
 
 
@@ -451,8 +450,6 @@ class FairKind(StrEnum):
     """Openings of sealed values, and deck keys of cards shown."""
     DECK = "deck"
     """A mental-deck message (shuffle, lock, keys), its type and pile inside."""
-    LEAVE = "leave"
-    """A leaving seat's openings and deck keys."""
     SEED = "seed"
     """A seat's secret seed, opened at the end."""
 

@@ -76,7 +76,6 @@ STEP_WORDS = {
     "reveal": "part in turning cards up",
     "shuffle": "shuffle",
     "deal": "part in the deal",
-    "leave": "keys on leaving",
     "finish": "seed opening",
 }
 

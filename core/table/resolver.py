@@ -158,10 +158,6 @@ class NetResolver:
         :meth:`~atoll.fair.steps.record.Record.drop`); raises :class:`ProtocolViolation` where it cannot."""
         self.record.drop(seat)
 
-    def leave(self, seat: int) -> None:
-        """``seat`` leaves, handing over its keys; raises :class:`Pending` until done."""
-        self._once(steps.for_leave(seat))
-
     def finish(self) -> None:
         """Every seat opens its seed and every record re-checks the game; :class:`Pending` until done."""
         if not self.finished:

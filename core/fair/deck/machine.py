@@ -15,7 +15,6 @@ Scheme (SRA-style commutative encryption in ristretto255, a group of prime order
 * **Open** rounds: for each card, a target seat (a private deal: every *other* seat publishes its
   ``k_s,i``) or ``None`` (a reveal: every key not yet published). Each published key is checked at
   once against its commitment ``K_s,i``; only the target, adding its own key, learns a dealt face.
-* **Leave**: a seat hands over its key for every card not in its hand, so the others go on.
 * **Seeds**: every secret of a seat comes from one seed (:mod:`atoll.fair.deck.keys`), committed to
   in its shuffle message and opened at the end; every peer then re-derives and re-checks each step.
 
@@ -26,7 +25,7 @@ everybody else). Nothing here touches a socket, a clock or a global random sourc
 does not check raises :class:`~atoll.errors.CheatDetected` naming its author; one that comes out of
 order raises :class:`~atoll.errors.ProtocolViolation`; either way the deck is left unchanged.
 
-Why one module of over 500 lines: the rounds (shuffle, lock, open, leave, seeds) share the per-card
+Why one module of over 500 lines: the rounds (shuffle, lock, open, seeds) share the per-card
 state of one machine, and each check runs before that state changes; the primitives they use live in
 :mod:`atoll.fair.primitives`.
 
@@ -74,8 +73,6 @@ KIND_LOCK = "deck/lock"
 """``{"keys": [K...], "cards": [V...], "proof"}``: a seat's swap of its shuffle key for card keys."""
 KIND_OPEN = "deck/open"
 """``{"round", "targets": [[card, seat or null]...], "keys": [[card, k]...]}``: keys for an open round."""
-KIND_LEAVE = "deck/leave"
-"""``{"keys": [[card, k]...]}``: a leaving seat's keys for every card not in its hand."""
 
 _HEADER = ("type", "v", "table", "deck", "digest", "seat")
 
@@ -156,7 +153,6 @@ class MentalDeck:
         self._holder: dict[int, int] = {}
         self._public: dict[int, JSON] = {}
         self._mine: dict[int, JSON] = {}
-        self._left: set[int] = set()
         self._targets: list[list[Any]] = []
         self._owing: dict[int, list[int]] = {}
         self._early: list[Message] = []
@@ -196,10 +192,6 @@ class MentalDeck:
         """Which seat each privately dealt card went to (card -> seat)."""
         return dict(self._holder)
 
-    def left(self) -> list[int]:
-        """The seats that left the deck."""
-        return sorted(self._left)
-
     # -- acting -------------------------------------------------------------------------------
 
     def start(self) -> list[Message]:
@@ -235,8 +227,6 @@ class MentalDeck:
             self._on_lock(sender, message)
         elif kind == KIND_OPEN:
             return self._on_open(sender, message)
-        elif kind == KIND_LEAVE:
-            self._on_leave(sender, message)
         else:
             raise ProtocolViolation(f"{seat_label(sender)} sent a deck message of unknown type {kind!r}")
         self.log.append(clone(message))
@@ -267,7 +257,7 @@ class MentalDeck:
         for message in early:
             self.receive(message)
         out: list[Message] = []
-        if self.seat is not None and self.seat in owing and self.seat not in self._left:
+        if self.seat is not None and self.seat in owing:
             mine = self._open_message(self.round, normal, owing[self.seat])
             self._apply_keys(self.seat, mine["keys"], owing[self.seat], "open")
             del self._owing[self.seat]
@@ -294,20 +284,6 @@ class MentalDeck:
             for seat in self._owers(card, target):
                 owing.setdefault(seat, []).append(card)
         return normal, owing
-
-    def leave(self) -> Message:
-        """Leave gracefully: the message handing over this seat's key for every card not in its hand."""
-        self.settle()
-        me = self._me()
-        if self.phase is not Phase.READY:
-            raise ProtocolViolation("a seat can leave a deck only once it is shuffled and locked; "
-                                    "before that, build the deck again without it")
-        cards = self._leave_cards(me)
-        message = self._header(KIND_LEAVE) | {
-            "keys": [[c, group.scalar_to_hex(self._secret().card_keys[c])] for c in cards]}
-        self._accept_leave(me, cards, self._secret().card_keys)
-        self.log.append(message)
-        return message
 
     # -- shuffle and lock ---------------------------------------------------------------------
 
@@ -447,8 +423,8 @@ class MentalDeck:
             return False
         after = sender + 1
         if phase is Phase.SHUFFLE:
-            return after % self.spec.seats == self.seat and self.seat not in self._left
-        return after < self.spec.seats and after == self.seat and self.seat not in self._left
+            return after % self.spec.seats == self.seat
+        return after < self.spec.seats and after == self.seat
 
     def _lock_statements(self, seat: int, before: Sequence[Point], after: Sequence[Point],
                          keys: Sequence[Point]) -> list[dleq.Statement]:
@@ -491,18 +467,12 @@ class MentalDeck:
     def _owers(self, card: int, target: int | None) -> list[int]:
         holder = self._holder.get(card)
         if target is not None:
-            if target in self._left:
-                raise ProtocolViolation(f"card {card} cannot be dealt to {seat_label(target)}: it left")
             if card in self._public:
                 raise ProtocolViolation(f"card {card} is face up already; it cannot be dealt")
             if holder is not None and holder != target:
                 raise ProtocolViolation(
                     f"card {card} was dealt to {seat_label(holder)}, not to {seat_label(target)}")
-        seats = [s for s in range(self.spec.seats) if s != target and s not in self._keys[card]]
-        gone = [s for s in seats if s in self._left]
-        if gone:
-            raise ProtocolViolation(f"card {card} is in the hand of {seat_label(gone[0])}, which left")
-        return seats
+        return [s for s in range(self.spec.seats) if s != target and s not in self._keys[card]]
 
     def _open_message(self, round_: int, targets: list[list[Any]], cards: list[int]) -> Message:
         keys = self._secret().card_keys
@@ -574,29 +544,7 @@ class MentalDeck:
             raise CheatDetected(None, f"card {card} of deck {self.spec.deck!r} opened to no card of the list")
         return self.spec.faces[self._where[point]]
 
-    # -- leaving and seeds --------------------------------------------------------------------
-
-    def _leave_cards(self, seat: int) -> list[int]:
-        owed = set(self._owing.get(seat, []))
-        return [c for c in range(self.spec.size)
-                if seat not in self._keys[c] and (self._holder.get(c) != seat or c in owed)]
-
-    def _on_leave(self, sender: int, message: Message) -> None:
-        if self.phase is not Phase.READY:
-            raise ProtocolViolation(f"{seat_label(sender)} left deck {self.spec.deck!r} before it was locked")
-        if sender in self._left:
-            raise CheatDetected(sender, "sent a second leave message (a replay)")
-        expected = self._leave_cards(sender)
-        pairs = message.get("keys")
-        self._apply_keys(sender, pairs, expected, "leave")
-        self._accept_leave(sender, [], {})
-
-    def _accept_leave(self, seat: int, cards: list[int], keys: Sequence[int] | Mapping[int, int]) -> None:
-        for card in cards:
-            self._keys[card][seat] = keys[card]
-        self._left.add(seat)
-        self._owing.pop(seat, None)
-        self._finish_round()
+    # -- seeds --------------------------------------------------------------------------------
 
     def check_seed_steps(self, seat: int, seed: bytes) -> None:
         """Re-derive ``seat``'s secrets from ``seed`` and re-check every step it took; raise CheatDetected."""
@@ -655,8 +603,6 @@ class MentalDeck:
         if message["digest"] != self.digest:
             raise CheatDetected(sender, f"built deck {self.spec.deck!r} from a different card list (or seat "
                                         "count or proof setting): its deck digest differs")
-        if sender in self._left:
-            raise CheatDetected(sender, "sent a deck message after it left")
 
     def _point(self, sender: int, text: JSON, what: str, *, checked: bool = True) -> Point:
         try:
@@ -680,8 +626,6 @@ class MentalDeck:
     def _me(self) -> int:
         if self.seat is None:
             raise ProtocolViolation("a spectator's copy of a deck sends no messages")
-        if self.seat in self._left:
-            raise ProtocolViolation(f"{seat_label(self.seat)} left deck {self.spec.deck!r}")
         return self.seat
 
     def _secret(self) -> DeckSecrets:

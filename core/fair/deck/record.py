@@ -14,14 +14,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from atoll.errors import CheatDetected, MalformedInput, ProtocolViolation
 from atoll.fair.deck.keys import DeckSecrets
 from atoll.fair.deck.machine import (
-    KIND_LEAVE,
     KIND_LOCK,
     KIND_OPEN,
     KIND_SHUFFLE,
     DeckSpec,
     MentalDeck,
     Message,
-    Phase,
 )
 from atoll.fair.primitives import group
 from atoll.jsondata import JSON
@@ -176,17 +174,6 @@ class DeckRecord:
         for deck in self.decks.values():
             deck.settle()
 
-    def leave(self) -> list[tuple[int, str]]:
-        """This seat leaves: hand over its keys in every locked pile; returns nothing owed by others."""
-        for deck in self.decks.values():
-            if deck.phase is Phase.READY:
-                self.outbox.append(deck.leave())
-        return []
-
-    def leave_labels(self, seat: int) -> list[tuple[int, str]]:
-        """The (seat, label) messages a leaving ``seat`` owes: one per locked pile."""
-        return [(seat, label(KIND_LEAVE, p)) for p, d in sorted(self.decks.items()) if d.phase is Phase.READY]
-
     # -- seeds --------------------------------------------------------------------------
 
     def seed_problems(self, seat: int, seed: bytes) -> list[tuple[int, str]]:
@@ -239,10 +226,10 @@ def message_label(body: JSON) -> str:
 
 
 def _published_keys(deck: MentalDeck) -> dict[int, dict[int, int]]:
-    """Card -> seat -> key, for every key published in an open or leave message of ``deck``."""
+    """Card -> seat -> key, for every key published in an open message of ``deck``."""
     keys: dict[int, dict[int, int]] = {}
     for message in deck.log:
-        if message.get("type") in (KIND_OPEN, KIND_LEAVE):
+        if message.get("type") == KIND_OPEN:
             for card, text in message.get("keys", []):
                 keys.setdefault(card, {})[message["seat"]] = group.scalar_from_hex(text)
     return keys

@@ -60,9 +60,6 @@ def for_prove(seat: int, claims: Mapping[str, JSON]) -> dict[str, JSON]:
     return {"step": "prove", "seat": seat, "claims": dict(claims)}
 
 
-def for_leave(seat: int) -> dict[str, JSON]:
-    """The step in which ``seat`` leaves the table gracefully."""
-    return {"step": "leave", "seat": seat}
 
 
 

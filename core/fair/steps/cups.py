@@ -9,7 +9,7 @@ only, and ``s_h`` is 32 secret bytes, so the die is hidden from them. The die is
 side is honest: an honest owner's secret is random whatever ``J`` is, and honest seats' links are
 unknown until after the owner committed, so the owner could not aim ``s_h`` at a value of ``J``.
 
-A die is shown by opening ``s_h`` (in a ``reveal``, a ``prove`` or a ``leave``); every peer checks it
+A die is shown by opening ``s_h`` (in a ``reveal`` or a ``prove``); every peer checks it
 against ``c_h`` and recomputes the die. At the end the opened seed re-derives every secret, so a
 commitment that does not follow from the seed (a secret reused from another die, say) is caught and
 its step named. A secret that was opened before is refused at once when opened again.

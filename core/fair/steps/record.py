@@ -46,7 +46,6 @@ prove       ``seat``, ``claims`` (handle -> face)           ``prove`` from that 
 reveal      ``handles``                                     ``reveal`` (sealed, dice), deck keys (cards)
 shuffle     ``pile``, ``faces``                             deck shuffle, then lock, seat by seat
 deal        ``to`` (``[seat, [handles]]`` pairs)            deck keys of every seat but receivers
-leave       ``seat``                                        ``leave`` (sealed openings), deck keys
 finish      (none)                                          ``seed`` from each active seat
 ==========  ==============================================  ===================================
 """
@@ -93,7 +92,6 @@ _BODY_FIELDS: dict[str, tuple[str, ...]] = {
     FairKind.SEAL_COMMIT: ("commitments",),
     FairKind.PROVE: ("sealed",),
     FairKind.REVEAL: ("sealed",),
-    FairKind.LEAVE: ("sealed",),
     FairKind.SEED: ("seed", "values"),
 }
 
@@ -148,19 +146,19 @@ class Record:
             Step.SETUP: self._begin_setup, Step.CHAIN: self._begin_chain, Step.CUP: self._begin_cup,
             Step.DRAW: self._begin_draw, Step.SEAL: self._begin_seal, Step.PROVE: self._begin_prove,
             Step.REVEAL: self._begin_reveal, Step.SHUFFLE: self._begin_shuffle, Step.DEAL: self._begin_deal,
-            Step.LEAVE: self._begin_leave, Step.FINISH: self._begin_finish,
+            Step.FINISH: self._begin_finish,
         }
         self._handlers: dict[str, Callable[[int, dict[str, Any]], None]] = {
             FairKind.HELLO: self._on_hello, FairKind.CHAIN_HEAD: self._on_chain_head,
             FairKind.CHAIN_OPEN: self._on_chain_open, FairKind.SEAL_COMMIT: self._on_seal_commit,
             FairKind.CUP_COMMIT: self._on_cup_commit, FairKind.PROVE: self._on_prove,
-            FairKind.REVEAL: self._on_reveal, FairKind.DECK: self._on_deck, FairKind.LEAVE: self._on_leave,
+            FairKind.REVEAL: self._on_reveal, FairKind.DECK: self._on_deck,
             FairKind.SEED: self._on_seed,
         }
         self._finishers: dict[str, Callable[[], dict[str, JSON]]] = {
             Step.SEAL: self._end_seal, Step.DRAW: self._end_draw, Step.PROVE: self._end_prove,
             Step.REVEAL: self._end_reveal,
-            Step.SHUFFLE: self._end_shuffle, Step.LEAVE: self._end_leave, Step.FINISH: self._end_finish,
+            Step.SHUFFLE: self._end_shuffle, Step.FINISH: self._end_finish,
         }
 
     # -- who is at the table ------------------------------------------------------
@@ -597,23 +595,7 @@ class Record:
                 targets[str(handle)] = int(seat)
         self._owe([], "", more=self.deck.begin_open(targets))
 
-    # -- leaving and the end --------------------------------------------------------
-
-    def _begin_leave(self, step: StepRecord) -> None:
-        seat = step.get("seat")
-        if seat not in self.active():
-            raise ProtocolViolation(f"{seat_label(seat)} is not at the table and cannot leave it")
-        self._owe([seat], "leave", more=self.deck.leave_labels(seat))
-
-    def _on_leave(self, seat: int, body: dict[str, Any]) -> None:
-        # the seat's word that it leaves, with the openings of its sealed slots (so its choices can
-        # still be checked); its card keys come as deck messages
-        self._open_slots(seat, body["sealed"], self.commitments.closed(seat))
-        self.cups.open(seat, body.get("dice", {}), self.cups.closed(seat, drawn=True))
-
-    def _end_leave(self) -> dict[str, JSON]:
-        self.left[self.step["seat"]] = self.n
-        return {}
+    # -- the end ---------------------------------------------------------------------
 
     def _begin_finish(self, step: StepRecord) -> None:
         self._finish: dict[int, tuple[bytes, dict[str, JSON]]] = {}

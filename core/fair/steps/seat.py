@@ -73,7 +73,7 @@ class Participant:
             Step.SETUP: self._act_setup, Step.CHAIN: self._act_chain, Step.DRAW: self._act_draw,
             Step.CUP: self._act_cup, Step.SEAL: self._act_seal, Step.PROVE: self._act_prove,
             Step.REVEAL: self._act_reveal, Step.SHUFFLE: self._act_shuffle, Step.DEAL: self._act_deal,
-            Step.LEAVE: self._act_leave, Step.FINISH: self._act_finish,
+            Step.FINISH: self._act_finish,
         }
 
     # -- the state machine --------------------------------------------------------
@@ -185,13 +185,6 @@ class Participant:
     def _act_deal(self, step: StepRecord) -> None:
         return None  # the deck copy already queued this seat's keys for the dealt cards
 
-    def _act_leave(self, step: StepRecord) -> tuple[str, dict[str, JSON]] | None:
-        if step["seat"] != self.seat:
-            return None
-        self.record.deck.leave()
-        closed = self.record.commitments.closed(self.seat)
-        dice = self.record.cups.openings(self.record.cups.closed(self.seat, drawn=True))
-        return "leave", {"sealed": {h: self._box.opening(h) for h in closed}, "dice": dict(dice)}
 
 
     def _act_finish(self, step: StepRecord) -> tuple[str, dict[str, Any]]:
