@@ -201,8 +201,6 @@ class PeerSocket:
             | zmq.EVENT_HANDSHAKE_SUCCEEDED
         )
         self._now = _immediate(self.socket)
-        self._handshakes = _immediate(self._refusals)
-        self._refused = False
 
     def connect(self, host: str, port: int) -> None:
         """Connect to the host (ZeroMQ reconnects by itself when the link drops)."""
@@ -214,22 +212,14 @@ class PeerSocket:
         sizes, nothing sent) for one over :attr:`limit`, which the host would refuse.
 
         ZeroMQ does not reconnect a link it dropped for a protocol error (a frame from the host over
-        ``max_frame``) or that the other end's admission refused: the socket is left without a link, and
-        a send would wait forever. A send that finds no room connects afresh, at once when the last
-        handshake was refused (a peer following its table reached the next seat's standby address while
-        that seat still listened there as a seat, and admitted seats only), else after
-        :data:`STUCK_SEND_S`, so that the peer's next heartbeat reaches the host again.
+        ``max_frame``): the socket is left without a link, and a send would wait forever. A send that
+        finds no room for :data:`STUCK_SEND_S` connects afresh, so that the peer's next heartbeat
+        reaches the host again.
         """
         check_size(data, limit=self.limit)
         sent = cast("asyncio.Future[object]", self.socket.send(data, flags=zmq.NOBLOCK))
         if not (sent.done() and isinstance(sent.exception(), zmq.Again)):
             await sent
-            return
-        if self._endpoint is not None and self._last_refused():
-            self._refused = False
-            self.socket.disconnect(self._endpoint)
-            self.socket.connect(self._endpoint)
-            await self.socket.send(data)
             return
         try:
             await asyncio.wait_for(self.socket.send(data), STUCK_SEND_S)
@@ -239,19 +229,6 @@ class PeerSocket:
             self.socket.disconnect(self._endpoint)
             self.socket.connect(self._endpoint)
             await self.socket.send(data)
-
-    def _last_refused(self) -> bool:
-        """Whether the latest handshake of this socket was refused by the other end's admission (the
-        handshake events that came since the last look are taken without waiting)."""
-        while True:
-            try:
-                event = parse_monitor_message(self._handshakes.recv_multipart(zmq.NOBLOCK))
-            except zmq.Again:
-                return self._refused
-            if event["event"] == zmq.EVENT_HANDSHAKE_FAILED_AUTH:
-                self._refused = True
-            elif event["event"] == zmq.EVENT_HANDSHAKE_SUCCEEDED:
-                self._refused = False
 
     def pending(self) -> bool:
         """Whether a message from the host is waiting: :meth:`recv` then returns it without waiting."""
