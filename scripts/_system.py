@@ -1,6 +1,7 @@
-"""The Debian packages the test suite needs beside Python's: headless chromium and its chromedriver,
-for the big screen's browser tests (tests/web/). ``scripts/test`` installs them with apt-get when they
-are missing and it runs as root on Debian (as CI does); anywhere else it says how, and those tests skip.
+"""The Debian packages the test suite needs beside Python's: headless chromium and its chromedriver, and
+firefox-esr, for the big screen's browser tests (tests/web/). ``scripts/test`` installs them with apt-get
+when they are missing and it runs as root on Debian (as CI does); anywhere else it says how, and those
+tests skip.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import sys
 from pathlib import Path
 
 #: Debian package -> the program it brings.
-PACKAGES = {"chromium": "chromium", "chromium-driver": "chromedriver"}
+PACKAGES = {"chromium": "chromium", "chromium-driver": "chromedriver", "firefox-esr": "firefox-esr"}
 
 
 def missing() -> list[str]:
@@ -30,7 +31,7 @@ def ensure_system_packages() -> None:
     root = hasattr(os, "geteuid") and os.geteuid() == 0
     if not (Path("/etc/debian_version").exists() and shutil.which("apt-get")):
         print(f"scripts/test: the browser tests skip here: they need {' and '.join(wanted)} "
-              "(Debian's packages; on this system, install a headless chromium and its chromedriver)",
+              "(Debian's packages; elsewhere, install a headless chromium, its chromedriver and Firefox)",
               file=sys.stderr, flush=True)
         return
     if not root:

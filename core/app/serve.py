@@ -167,9 +167,12 @@ async def run_host(
                 shown = len(table.events)
         flush()
         # the game is over: keep answering syncs while the peers catch up and say goodbye
-        # (a seat that has not said goodbye may be restarting: it gets LATE_GRACE_S to come back)
+        # (a seat that has not said goodbye may be restarting: it gets LATE_GRACE_S to come back; the
+        # spectators of a table taken over that are still on their way, the grace)
         deadline, late = time.monotonic() + grace, time.monotonic() + max(grace, late_grace)
-        while (host.connections or host.owed_goodbyes()) and time.monotonic() < late:
+        while (
+            host.connections or host.owed_goodbyes() or host.followers_on_their_way()
+        ) and time.monotonic() < late:
             if not host.owed_goodbyes() and time.monotonic() >= deadline:
                 break
             message = await intake.next((), 0.2, before_waiting=flush)

@@ -93,6 +93,8 @@ class Sequencer:
     """The identities that said goodbye (they hold the whole log)."""
     taking_over: str | None = None
     """While a seat takes the table over: the host it replaces (hex); cleared once its entry is in."""
+    took_over: bool = False
+    """Whether this seat took the table over from a host that stopped answering."""
     gathered: set[str] = field(default_factory=set)
     took_over_at: int | None = None
     """The position of this seat's ``host`` entry, once it has taken the table over."""
@@ -213,6 +215,7 @@ class Sequencer:
             raise AtollError("this seat has no standby address, so it cannot take the table over")
         host = cls(table, key)
         host.taking_over = table.log.host.encode().hex()
+        host.took_over = True
         host._held = [(b"", b"", data) for data in unlogged or []]
         return host
 
@@ -330,6 +333,15 @@ class Sequencer:
         if ending is not None and ending.seat is not None and ending.reason in decided:
             named.add(lobby.seated[ending.seat])
         return set(lobby.seated) - self.said_bye - named - {self.table.me or ""}
+
+    def followers_on_their_way(self) -> set[str]:
+        """The spectators of a table this seat took over that have not reached it yet (nor said
+        goodbye): each follows the table here by itself, a host timeout or two after the old host went,
+        and a game that ends sooner keeps its end for them for the host's grace after the game."""
+        lobby = self.table.lobby
+        if not self.took_over or lobby is None:
+            return set()
+        return set(lobby.spectators) - set(self.heard) - self.said_bye - {self.table.me or ""}
 
     # -- the clock (the caller's: nothing here reads one) --------------------------------------------
 

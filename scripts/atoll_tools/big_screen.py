@@ -89,6 +89,7 @@ class Party:
         of a spectator (``atoll watch``)."""
         self.processes: list[subprocess.Popen[str]] = []
         self.outputs: dict[int, Output] = {}
+        self.names: dict[int, str] = {}
         self.address = ""
         self.url = ""
         self.host_process: subprocess.Popen[str] | None = None
@@ -110,6 +111,7 @@ class Party:
         )
         self.processes.append(process)
         self.outputs[process.pid] = Output(process)
+        self.names[process.pid] = name
         return process
 
     def open(self) -> str:
@@ -171,6 +173,24 @@ class Party:
             time.sleep(0.05)
         printed = "".join(output.lines)[-2000:]
         raise RuntimeError(f"no line matching {pattern!r} within {timeout:g} s; printed: {printed}")
+
+    def story(self) -> str:
+        """What happened, for a failure to explain itself: each process's exit status and the end of what
+        it printed (the host's bots print into the host's output), and how long each copy of the log is
+        (a copy that stopped growing tells who lost the table), with any refusals a copy kept."""
+        parts = []
+        for process in self.processes:
+            status = "running" if process.poll() is None else f"exit status {process.returncode}"
+            printed = "".join(self.outputs[process.pid].lines)[-1500:].strip() or "(nothing)"
+            parts.append(f"-- {self.names[process.pid]} ({status}) printed:\n{printed}")
+        for log in sorted(self.home.rglob("log.jsonl")):
+            with log.open("rb") as lines:
+                entries = sum(1 for _ in lines)
+            parts.append(f"-- {log.relative_to(self.home)}: {entries} entries")
+            refusals = log.with_name("refusals.log")
+            if refusals.exists():
+                parts.append(refusals.read_text(errors="replace")[-1500:].strip())
+        return "\n".join(parts)
 
     def close(self) -> None:
         """Stop every process started, with its group (the host's bots too)."""
