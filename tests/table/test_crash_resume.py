@@ -8,6 +8,7 @@ process it started before it returns, also when a check fails.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import signal
@@ -124,27 +125,23 @@ def test_a_peer_that_stops_its_heartbeats_is_away_and_after_the_turn_time_forfei
 
 
 def test_the_soak_script_plays_games_through_random_kills_and_reports_a_clean_summary(tmp_path: Path) -> None:
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "atoll_tools.soak",
-            "--games",
-            "2",
-            "--kills",
-            "2",
-            "--seed",
-            "7",
-            "--game",
-            "kariba",
-            "--workdir",
-            str(tmp_path),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        env={**os.environ, "PYTHONPATH": str(TOOLS)},
-    )
+    command = [sys.executable, "-m", "atoll_tools.soak", "--games", "2", "--kills", "2", "--seed", "7",
+               "--game", "kariba", "--workdir", str(tmp_path)]
+    # in a process group of its own: on a timeout the soak and every table process it started are stopped
+    # (the suite's own timeout, later, would leave the table processes running)
+    soak = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True, env={**os.environ, "PYTHONPATH": str(TOOLS)})
+    try:
+        out, err = soak.communicate(timeout=240)
+    except subprocess.TimeoutExpired:
+        os.killpg(soak.pid, signal.SIGTERM)  # the soak stops its processes and says where it was
+        try:
+            out, err = soak.communicate(timeout=20)
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(soak.pid, signal.SIGKILL)
+        raise AssertionError(f"the soak did not end within 240 s: {out[-3000:]}{err[-2000:]}") from None
+    done = subprocess.CompletedProcess(command, soak.returncode, out, err)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
     summary = done.stdout.splitlines()[-1]
     assert summary.startswith("soak: 2 games,"), summary
