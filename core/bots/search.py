@@ -18,7 +18,8 @@ so a seed and the same observations always give the same moves (a bot given a
 time budget instead plays as far as the machine's speed lets it: the ``search``
 kind at ``--think SECONDS``, :func:`thinking_kind`). A playout ends in a real
 result, or, in a long game whose simulator offers :meth:`~atoll.fast.Simulator.estimate`,
-in the game's judgement of the position (decision 0027).
+in the game's judgement of the position once the mover's turn is finished greedily by that same
+judgement (decision 0027).
 """
 
 from __future__ import annotations
@@ -54,6 +55,11 @@ DEFAULT_THINK = 1.0
 DEFAULT_HORIZON = 0
 #: A playout's length limit when the bot is given time: long enough for any game to end.
 WHOLE_GAME = 1_000_000
+#: Where a game judges positions: at most this many moves are weighed at each decision of a turn
+#: finished greedily before the judgement (:meth:`SearchBot._finish_turn`), and a turn is finished
+#: within this many decisions.
+FINISH_WIDTH = 8
+FINISH_STEPS = 40
 #: The UCB exploration constant, for rewards in [0, 1].
 DEFAULT_EXPLORATION = 0.7
 #: The part of a reward that goes to the score's place rather than to the win itself.
@@ -121,8 +127,12 @@ class SearchBot:
     game offers its fast path (:meth:`Game.simulator <atoll.game.Game.simulator>`) and ``fast`` is
     true, the worlds are the game's simulators and the tree is keyed by their codes; else worlds
     play the full API. Where the simulator also judges positions (:meth:`Simulator.estimate
-    <atoll.fast.Simulator.estimate>`), a new leaf is played on for ``horizon`` random decisions and
-    then judged instead of played out.
+    <atoll.fast.Simulator.estimate>`), a new leaf's turn is first finished greedily by that judgement
+    (``finish_turns``), then played on for ``horizon`` random decisions and judged instead of played
+    out; each seat's reward is then its lead over the best other seat, squashed on the search's own
+    scale (``leads``; else :func:`standing_rewards`), and the moves at a node are compared on the
+    spread of their means there (``normalized``): judged rewards lie close together, and a fixed
+    exploration constant would tell them apart only after many visits (decision 0027).
     """
 
     def __init__(
@@ -137,6 +147,9 @@ class SearchBot:
         seconds: float | None = None,
         fast: bool = True,
         horizon: int = DEFAULT_HORIZON,
+        finish_turns: bool = True,
+        leads: bool = True,
+        normalized: bool = True,
         clock: Callable[[], float] = time.process_time,
     ) -> None:
         if seconds is not None and seconds <= 0:
@@ -153,6 +166,12 @@ class SearchBot:
         self.seconds = seconds
         self.fast = fast
         self.horizon = horizon
+        self.finish_turns = finish_turns
+        self.leads = leads
+        self.normalized = normalized
+        self._lead_sum = 0.0
+        self._lead_count = 0
+        self._normalize = False
         #: Iterations the latest search ran.
         self.last_iterations = 0
         self._clock = clock
@@ -175,6 +194,7 @@ class SearchBot:
         texts = [_text(game, state, action) for action in legal]
         sampler = Sampler(observation)
         root = _Node()
+        self._lead_sum, self._lead_count = 0.0, 0
         seats = observation.config.seats
         timed = self.seconds is not None and iterations is None
         budget = self.iterations if iterations is None else iterations
@@ -195,6 +215,7 @@ class SearchBot:
         else:
             keys = [first.code(state, action) for action in legal]
             judged = first.estimate() is not None
+            self._normalize = judged and self.normalized
             simulator = first
             while timed or done < budget:
                 spent += self._iterate_simulated(simulator, root, seats, playout_steps, judged)
@@ -240,6 +261,8 @@ class SearchBot:
             path.append((child, seat))
             node = child
             if fresh:
+                if judged and self.finish_turns:
+                    steps += self._finish_turn(simulator, seat)
                 results, played = simulator.playout(self._rng, self.horizon if judged else playout_steps)
                 steps += played
                 if results is None and judged:
@@ -248,12 +271,58 @@ class SearchBot:
         if results is not None:
             scored = rewards(results, seats, self.margin_weight)
         elif standing is not None:
-            scored = standing_rewards(standing, seats, self.margin_weight)
+            if self.leads:
+                scored = self._lead_rewards(standing, seats)
+            else:
+                scored = standing_rewards(standing, seats, self.margin_weight)
         else:
             scored = [1.0 / seats] * seats
         for child, seat in path:
             child.visits += 1
             child.total += scored[seat] if seat < seats else 0.0
+        return steps
+
+    def _lead_rewards(self, standing: Sequence[float], seats: int) -> list[float]:
+        """Each seat's reward from a judged position: its lead over the best other seat, squashed into
+        ``(0, 1)`` on the scale of the leads this search has met so far (the game's numbers have a
+        scale of their own), so a seat far ahead still prefers to get further ahead."""
+        leads = [_lead(standing, seat) for seat in range(seats)]
+        self._lead_sum += sum(abs(v) for v in leads)
+        self._lead_count += seats
+        scale = self._lead_sum / self._lead_count or 1.0
+        return [0.5 + 0.5 * math.tanh(v / scale) for v in leads]
+
+    def _finish_turn(self, simulator: Simulator, mover: int) -> int:
+        """Play ``mover``'s decisions on until another seat decides (the end of its turn), each the move
+        whose position the game judges best for it against the best other seat, among at most
+        :data:`FINISH_WIDTH` moves drawn at random; returns the decisions played. A position judged
+        halfway through a turn of many decisions (a predator that has taken one step of six) says
+        little; the turn finished greedily says what the move led to."""
+        steps = 0
+        rng = self._rng
+        while steps < FINISH_STEPS and simulator.seat() == mover:
+            codes = simulator.legal()
+            if not codes:
+                break
+            if len(codes) == 1:
+                simulator.apply(codes[0])
+                steps += 1
+                continue
+            options = codes if len(codes) <= FINISH_WIDTH else rng.sample(codes, FINISH_WIDTH)
+            best_code, best_value = options[0], -math.inf
+            for code in options:
+                twin = simulator.copy()
+                twin.apply(code)
+                if twin.seat() == OVER:
+                    # a move that ends the game: a win beats every position, a loss none
+                    value = math.inf if mover in twin.results().winners else -math.inf
+                else:
+                    standing = twin.estimate()
+                    value = _lead(standing, mover) if standing is not None else 0.0
+                if value > best_value:
+                    best_code, best_value = code, value
+            simulator.apply(best_code)
+            steps += 1
         return steps
 
     def _select_code(self, node: _Node, codes: Sequence[int]) -> tuple[int, _Node, bool]:
@@ -274,9 +343,15 @@ class SearchBot:
             children[code] = child
             return code, child, True
         c = self.exploration
+        low, spread = 0.0, 1.0
+        if self._normalize:
+            means = [child.total / child.visits for _, child in tried]
+            low = min(means)
+            spread = (max(means) - low) or 1.0
         best_code, best_child, best_value = tried[0][0], tried[0][1], -math.inf
         for code, child in tried:
-            value = child.total / child.visits + c * math.sqrt(math.log(child.available) / child.visits)
+            mean = (child.total / child.visits - low) / spread
+            value = mean + c * math.sqrt(math.log(child.available) / child.visits)
             if value > best_value:
                 best_code, best_child, best_value = code, child, value
         return best_code, best_child, False
@@ -345,6 +420,11 @@ class SearchBot:
             if value > best_value:
                 best_index, best_child, best_value = index, child, value
         return best_index, best_child, False
+
+
+def _lead(standing: Sequence[float], seat: int) -> float:
+    """How far ``seat`` stands ahead of the best other seat (behind: negative)."""
+    return standing[seat] - max(v for s, v in enumerate(standing) if s != seat)
 
 
 class _Deadline:
