@@ -20,7 +20,7 @@ from atoll.cli.main import main
 from atoll.errors import AtollError
 from atoll.randomness import Stream
 from atoll.registry import Registry, load_registry
-from atoll.sim import CHANCE, bot_kinds, default_workers, derive_seed, fast_path_applies, simulate
+from atoll.sim import CHANCE, bot_kinds, chunks, default_workers, derive_seed, fast_path_applies, simulate
 from tests.games import highcard
 
 TIMING = ("seconds", "games_per_s")
@@ -384,3 +384,12 @@ def test_think_changes_the_search_kind_of_a_copy_of_the_registry(found: Registry
     assert isinstance(timed, SearchBot) and timed.seconds == 0.5
     untouched = found.bot("search", "highcard").make(found.game("highcard"), 0, 1)
     assert isinstance(untouched, SearchBot) and untouched.seconds is None
+
+
+def test_a_pool_gets_every_game_once_in_tasks_that_shrink_to_single_games() -> None:
+    """Large tasks first (cheap to send), single games last (no worker waits long on the other)."""
+    tasks = chunks(1000, 2)
+    assert [i for task in tasks for i in task] == list(range(1000))
+    sizes = [len(task) for task in tasks]
+    assert sizes == sorted(sizes, reverse=True)
+    assert sizes[0] == 64 and sizes[-1] == 1

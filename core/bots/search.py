@@ -189,6 +189,9 @@ class SearchBot:
 
         ``iterations`` (default: the bot's own budget) bounds it instead of the bot's iterations and
         time; the step budget still applies."""
+        timed = self.seconds is not None and iterations is None
+        # the time counts from here: listing and wording the moves is part of the decision
+        clock = _Deadline(self._clock, self.seconds if timed else None)
         game, state = observation.game, observation.state
         legal = observation.legal
         texts = [_text(game, state, action) for action in legal]
@@ -196,9 +199,7 @@ class SearchBot:
         root = _Node()
         self._lead_sum, self._lead_count = 0.0, 0
         seats = observation.config.seats
-        timed = self.seconds is not None and iterations is None
         budget = self.iterations if iterations is None else iterations
-        clock = _Deadline(self._clock, self.seconds if timed else None)
         # a bot given time plays every playout to the game's end (or to the game's judgement)
         playout_steps = WHOLE_GAME if timed else self.playout_steps
         first = sampler.simulator(self._rng) if self.fast else None

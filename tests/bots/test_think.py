@@ -10,8 +10,9 @@ import pytest
 from atoll_tools.bench.engine import first_decision
 
 from atoll.bots.search import SearchBot, standing_rewards, thinking_kind
-from atoll.engine import observe
+from atoll.engine import LocalResolver, Match, observe
 from atoll.registry import Registry, load_registry
+from tests.bots.positions import play_until
 from tests.bots.test_search import guess_match
 from tests.games import highcard
 
@@ -59,3 +60,21 @@ def test_the_think_time_must_be_positive() -> None:
 def test_a_games_judgement_ranks_the_seats_as_final_scores_would() -> None:
     """An estimate of 5, 9 and 9 points: the two leaders share the win, the third gets its place only."""
     assert standing_rewards([5.0, 9.0, 9.0], 3, 0.2) == pytest.approx([0.0, 0.6, 0.6])
+
+
+def test_a_timed_bot_judging_positions_chooses_from_what_its_seat_may_know_only() -> None:
+    """Kiribati, which the bot searches on its fast path and judges by the game's estimate: the other
+    seats keep different cards in two games alike in all else, and seat 1 chooses the same."""
+    choices = []
+    for pick in (0, -1):
+        game = load_registry().game("kiribati")
+        observation = play_until(
+            Match(game, game.configure(3, "family"), LocalResolver(3)),
+            lambda seen, pick=pick: seen.legal[pick if seen.secret and seen.seat != 1 else 0],
+            lambda seen: seen.seat == 1 and len(seen.legal) > 1 and not seen.secret,
+        )
+        reads = itertools.count()
+        bot = SearchBot(11, seconds=28.0, clock=lambda reads=reads: float(next(reads)))
+        choices.append((observation.state, bot.choose(observation), bot.last_iterations))
+    assert choices[0] == choices[1]
+    assert choices[0][2] > 100  # a search, not a forced move

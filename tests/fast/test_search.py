@@ -11,7 +11,9 @@ from atoll.engine import LocalResolver, Match
 from atoll.engine.loop import observe
 from atoll.engine.observation import Observation
 from atoll.plugins.kariba import Kariba
+from atoll.plugins.survival import Survival
 from atoll.types import Chance, Decision
+from tests.bots.positions import play_until
 from tests.games.highcard import HighCard
 
 
@@ -57,3 +59,23 @@ def test_a_game_without_a_fast_path_is_searched_through_its_api() -> None:
     observation = observe(match, step.seat)
     assert Sampler(observation).simulator(random.Random(0)) is None
     assert sum(m.visits for m in SearchBot(1).search(observation, 30)) == 30
+
+
+def test_a_judged_leaf_is_judged_once_its_movers_turn_is_over() -> None:
+    """Survival: a turn is a die and single steps; the finished turn hands the dice to another seat."""
+    observation = _survival_turn(seed=4)
+    simulator = Sampler(observation).simulator(random.Random(1))
+    assert simulator is not None and simulator.seat() == observation.seat
+    played = SearchBot(1)._finish_turn(simulator, observation.seat)
+    assert played >= 2  # the die, then at least one step
+    assert simulator.seat() != observation.seat
+
+
+def _survival_turn(seed: int) -> Observation:
+    """The first choice of a die in a 3-seat Survival game played at random."""
+    game = Survival()
+    mover = random.Random(seed)
+    return play_until(
+        Match(game, game.configure(3), LocalResolver(seed)), lambda seen: mover.choice(seen.legal),
+        lambda seen: seen.state["phase"] == "assign" and len(seen.legal) > 1,
+    )

@@ -35,12 +35,15 @@ import argparse
 import importlib.util
 import inspect
 import json
+import os
 import random
+import resource
 import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
@@ -55,7 +58,7 @@ from atoll.fast import RandomDraws
 from atoll.game import Game
 from atoll.jsondata import JSON
 from atoll.registry import load_registry
-from atoll.sim import CHANCE, derive_seed, simulate
+from atoll.sim import CHANCE, default_workers, derive_seed, simulate
 from atoll.types import Chance, Config, Decision, Knowledge, Results
 
 #: Search iterations per measured decision: small, so that many positions of a game are sampled.
@@ -317,24 +320,49 @@ def sim_against_metaxnet(game: Game, source: Path, seconds: float) -> dict[str, 
     return {name: rate * SIM_CHUNK for name, rate in rates.items()}
 
 
-def workers_times(game: Game, seconds: float) -> tuple[int, float, float] | None:
-    """Wall time of one simulation of random games with one worker and with two, and how many games
-    (``None`` if this atoll's simulation takes no workers)."""
+@dataclass(frozen=True)
+class WorkersTimes:
+    """One simulation of random games on one worker and on two: wall and CPU seconds (this process and
+    its workers) of each, and the load average before them."""
+
+    games: int
+    one: float
+    two: float
+    one_cpu: float
+    two_cpu: float
+    load: float
+
+    @property
+    def projected(self) -> float:
+        """The speed-up two workers would give with a core each: twice one worker's CPU seconds over the
+        pool's (what the pool itself costs, whatever else the machine runs)."""
+        return 2 * self.one_cpu / self.two_cpu if self.two_cpu else 0.0
+
+
+def _cpu_seconds() -> float:
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def workers_times(game: Game, seconds: float) -> WorkersTimes | None:
+    """One simulation of random games with one worker and with two (``None`` if this atoll's
+    simulation takes no workers)."""
     if "workers" not in inspect.signature(simulate).parameters:
         return None
     config = game.configure()
     kinds = [load_registry().bot("random", game.info.name)] * config.seats
+    load = os.getloadavg()[0]
     games = 16
     while True:  # enough games for about ``seconds`` on one worker
-        started = time.perf_counter()
+        cpu, started = _cpu_seconds(), time.perf_counter()
         simulate(game, config, kinds, games=games, workers=1)
-        one = time.perf_counter() - started
+        one, one_cpu = time.perf_counter() - started, _cpu_seconds() - cpu
         if one >= seconds or games >= 1_000_000:
             break
         games *= 4
-    started = time.perf_counter()
+    cpu, started = _cpu_seconds(), time.perf_counter()
     simulate(game, config, kinds, games=games, workers=2)
-    return games, one, time.perf_counter() - started
+    return WorkersTimes(games, one, time.perf_counter() - started, one_cpu, _cpu_seconds() - cpu, load)
 
 
 def _target(name: str, what: str, figure: float, baseline: float, wanted: float) -> dict[str, JSON]:
@@ -381,9 +409,13 @@ def targets(
         print(f"targets: atoll sim --workers 1 and 2 ({name}) ...", file=progress, flush=True)
         timed = workers_times(games[name], seconds)
         if timed is not None:
-            count, one, two = timed
-            out.append(_target("sim_workers_2_vs_1", f"wall seconds of {count} random {name} games: "
-                               "1 worker / 2 workers", one, two, 1.8))
+            out.append(_target(
+                "sim_workers_2_vs_1",
+                f"wall seconds of {timed.games} random {name} games: 1 worker / 2 workers, at load "
+                f"{timed.load:.1f} on {default_workers()} cores (the wall ratio needs two idle cores; "
+                f"the pool's own cost, from CPU seconds, allows {timed.projected:.2f}x)",
+                timed.one, timed.two, 1.8,
+            ))
     return out
 
 
