@@ -109,8 +109,8 @@ class SurvivalSimulator(Simulator):
     """One game of Survival of the Fittest in play, places and tokens as ints, the dice rolled inline."""
 
     __slots__ = ("at", "clock", "dice", "draws", "first", "laid", "obstacle_due", "out", "phase", "points",
-                 "predator_left", "predators", "prey", "prey_left", "round", "seats", "snake", "touched",
-                 "turn", "unplaced", "walls")
+                 "predator_left", "predators", "prey", "prey_left", "reach", "round", "seats", "snake",
+                 "touched", "turn", "unplaced", "walls")
 
     def __init__(self, seats: int, draws: Draws, first: int | None = None, snake: bool = False) -> None:
         """A game at its first placement: ``first`` is the seat drawn to start, drawn from ``draws``
@@ -134,6 +134,10 @@ class SurvivalSimulator(Simulator):
         #: laid: obstacle number -> (place named, turn), in the order first laid
         self.laid: dict[int, tuple[int, int]] = {}
         self.walls: set[int] = set()
+        #: :meth:`estimate`'s distances from a predator's place around the walls, by place: shared with
+        #: copies (a search judges hundreds of positions of one turn, where walls and predators stay
+        #: put) and dropped when an obstacle changes the walls
+        self.reach: dict[int, dict[int, int]] = {}
         self.at: dict[int, tuple[int, int]] = {p: (s, PREDATOR) for s, p in enumerate(self.predators)}
         self.dice: list[int] = []
         self.predator_left = 0
@@ -155,6 +159,7 @@ class SurvivalSimulator(Simulator):
         sim.out = list(state["out"])
         sim.laid = {int(k): (_INDEX[v["at"]], v["turn"]) for k, v in state["obstacles"].items()}
         sim.walls = {_INDEX[p] for p in state["walls"]}
+        sim.reach = {}
         sim.at = {_INDEX[place]: (seat, PREDATOR if token == "predator" else _ANIMAL[token])
                   for place, (seat, token) in state["at"].items()}
         sim.dice = list(state["dice"])
@@ -194,6 +199,7 @@ class SurvivalSimulator(Simulator):
             number, at, turn = _OBSTACLE_OF[code]
             self.laid[number] = (at, turn)
             self.walls = {p for n, (a, t) in self.laid.items() for p in _FOOTPRINT[n, a, t]}
+            self.reach = {}
             self.obstacle_due = False
             self._after_move()
         elif code >= PREY_STEP:
@@ -227,8 +233,16 @@ class SurvivalSimulator(Simulator):
         obstacles, with the better of two dice), the prey it has still to place, and the richest prey
         its own predator may reach: whole where the die in hand covers it (the seat to move), else a
         quarter of it by the chance of reaching it next turn."""
-        blocked = self.walls | _FIXED
-        reach = [_distances(p, blocked) if p >= 0 else {} for p in self.predators]
+        known, blocked = self.reach, self.walls | _FIXED
+        reach: list[dict[int, int]] = []
+        for place in self.predators:
+            if place < 0:
+                reach.append({})
+                continue
+            steps = known.get(place)
+            if steps is None:
+                steps = known[place] = _distances(place, blocked)
+            reach.append(steps)
         out: list[float] = []
         for seat in range(self.seats):
             value = float(self.points[seat]) + sum(_POINTS[a] for a in self.unplaced[seat])
@@ -272,6 +286,7 @@ class SurvivalSimulator(Simulator):
         twin.out = list(self.out)
         twin.laid = dict(self.laid)
         twin.walls = set(self.walls)
+        twin.reach = self.reach
         twin.at = dict(self.at)
         twin.dice = list(self.dice)
         twin.predator_left, twin.prey_left = self.predator_left, self.prey_left

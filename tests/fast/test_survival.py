@@ -9,7 +9,7 @@ import pytest
 
 from atoll.fast import OVER, RandomDraws, Simulator
 from atoll.plugins.survival import Survival
-from atoll.plugins.survival.fast import ASSIGN, OBSTACLE, PLACE, PREDATOR_STEP, PREY_STEP
+from atoll.plugins.survival.fast import ASSIGN, OBSTACLE, PLACE, PREDATOR_STEP, PREY_STEP, SurvivalSimulator
 from atoll.testing import check_fast_path
 
 GAME = Survival()
@@ -59,3 +59,21 @@ def test_the_quick_playout_plays_the_game_the_plain_playout_plays(seats: int) ->
         quick = sim.playout(random.Random(seed + 100))
         assert quick[0] is not None
         assert quick == Simulator.playout(twin, random.Random(seed + 100))
+
+
+def test_the_judgement_is_the_same_with_kept_distances_as_worked_out_afresh() -> None:
+    """The estimate keeps each predator's distances while the walls stand (copies share them); at every
+    position of random games, obstacles laid included, a copy that keeps none judges alike."""
+    rng = random.Random(3)
+    laid = 0
+    for _ in range(6):
+        simulator = GAME.simulator(GAME.configure(3), RandomDraws(rng))
+        assert isinstance(simulator, SurvivalSimulator)
+        while simulator.seat() != OVER:
+            afresh = simulator.copy()
+            afresh.reach = {}
+            assert simulator.estimate() == afresh.estimate()
+            code = rng.choice(simulator.legal())
+            laid += code >= OBSTACLE
+            simulator.apply(code)
+    assert laid > 0
