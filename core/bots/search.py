@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from atoll.bots.base import BotKind
 from atoll.bots.builtin import SEARCH_SUMMARY
 from atoll.bots.determinize import Sampler, World
+from atoll.bots.rewards import lead, rewards, squashed, standing_rewards
 from atoll.engine.observation import Observation
 from atoll.errors import AtollError
 from atoll.fast import OVER, Simulator
@@ -86,36 +87,6 @@ class MoveStats:
     text: str
     visits: int
     mean_reward: float
-
-
-def rewards(results: Results, seats: int, margin_weight: float) -> list[float]:
-    """Each seat's reward in ``[0, 1]``: its share of the win, blended with its score's place.
-
-    The share is 1 for a sole winner, 1/k for one of k winners, else 0;
-    ``margin_weight`` of the reward goes to where the seat's score lies between
-    the game's lowest and highest, so among moves that win equally often the
-    bigger win (or the smaller loss) is preferred.
-    """
-    return _shares(results.winners, results.scores, seats, margin_weight)
-
-
-def standing_rewards(standing: Sequence[float], seats: int, margin_weight: float) -> list[float]:
-    """Each seat's reward in ``[0, 1]`` from a game's :meth:`~atoll.fast.Simulator.estimate`, scored
-    as :func:`rewards` would score a game that ended with those scores: the leaders share the win."""
-    best = max(standing[:seats])
-    return _shares(tuple(s for s in range(seats) if standing[s] == best), standing, seats, margin_weight)
-
-
-def _shares(winners: Sequence[int], scores: Sequence[float], seats: int, margin_weight: float) -> list[float]:
-    share = 1.0 / len(winners) if winners else 0.0
-    out = [share if seat in winners else 0.0 for seat in range(seats)]
-    if margin_weight and len(scores) >= seats:
-        low, high = min(scores), max(scores)
-        spread = high - low
-        for seat in range(seats):
-            place = (scores[seat] - low) / spread if spread else 0.5
-            out[seat] = (1.0 - margin_weight) * out[seat] + margin_weight * place
-    return out
 
 
 class SearchBot:
@@ -287,11 +258,10 @@ class SearchBot:
         """Each seat's reward from a judged position: its lead over the best other seat, squashed into
         ``(0, 1)`` on the scale of the leads this search has met so far (the game's numbers have a
         scale of their own), so a seat far ahead still prefers to get further ahead."""
-        leads = [_lead(standing, seat) for seat in range(seats)]
+        leads = [lead(standing, seat) for seat in range(seats)]
         self._lead_sum += sum(abs(v) for v in leads)
         self._lead_count += seats
-        scale = self._lead_sum / self._lead_count or 1.0
-        return [0.5 + 0.5 * math.tanh(v / scale) for v in leads]
+        return squashed(leads, self._lead_sum / self._lead_count)
 
     def _finish_turn(self, simulator: Simulator, mover: int) -> int:
         """Play ``mover``'s decisions on until another seat decides (the end of its turn), each the move
@@ -319,7 +289,7 @@ class SearchBot:
                     value = math.inf if mover in twin.results().winners else -math.inf
                 else:
                     standing = twin.estimate()
-                    value = _lead(standing, mover) if standing is not None else 0.0
+                    value = lead(standing, mover) if standing is not None else 0.0
                 if value > best_value:
                     best_code, best_value = code, value
             simulator.apply(best_code)
@@ -421,11 +391,6 @@ class SearchBot:
             if value > best_value:
                 best_index, best_child, best_value = index, child, value
         return best_index, best_child, False
-
-
-def _lead(standing: Sequence[float], seat: int) -> float:
-    """How far ``seat`` stands ahead of the best other seat (behind: negative)."""
-    return standing[seat] - max(v for s, v in enumerate(standing) if s != seat)
 
 
 class _Deadline:

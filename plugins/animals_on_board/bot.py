@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from atoll import Action, Game, Knowledge, Observation, State
 from atoll.bots.determinize import Sampler
-from atoll.bots.search import rewards
+from atoll.bots.rewards import rewards
 from atoll.plugins.animals_on_board import scoring
 from atoll.plugins.animals_on_board.meta import FULL, HERD_POINTS, number_of, species_of
 from atoll.plugins.animals_on_board.rules import tiles_in_play

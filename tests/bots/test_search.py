@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from atoll.bots.random_bot import RandomBot
-from atoll.bots.search import SearchBot, rewards
+from atoll.bots.rewards import rewards
+from atoll.bots.search import SearchBot
 from atoll.engine import LocalResolver, Match, observe, run
 from atoll.engine.match import Event
 from atoll.testing import RiggedResolver

@@ -9,7 +9,8 @@ import time
 import pytest
 from atoll_tools.bench.engine import first_decision
 
-from atoll.bots.search import SearchBot, standing_rewards, thinking_kind
+from atoll.bots.rewards import standing_rewards
+from atoll.bots.search import SearchBot, thinking_kind
 from atoll.engine import LocalResolver, Match, observe
 from atoll.registry import Registry, load_registry
 from tests.bots.positions import play_until
@@ -78,3 +79,13 @@ def test_a_timed_bot_judging_positions_chooses_from_what_its_seat_may_know_only(
         choices.append((observation.state, bot.choose(observation), bot.last_iterations))
     assert choices[0] == choices[1]
     assert choices[0][2] > 100  # a search, not a forced move
+
+
+def test_a_judged_seat_prefers_a_bigger_lead_even_when_it_leads_already() -> None:
+    """Judged 10 against 2 and 1, or 12 against 2 and 1: the leader's reward is higher for the second,
+    and each seat's reward follows its lead over the best other seat."""
+    bot = SearchBot(1)
+    ahead = bot._lead_rewards([10.0, 2.0, 1.0], 3)
+    further = bot._lead_rewards([12.0, 2.0, 1.0], 3)
+    assert further[0] > ahead[0] > 0.5
+    assert 0.5 > ahead[1] > ahead[2]
