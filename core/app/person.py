@@ -230,7 +230,10 @@ def refusals_kept(table: Table, say: Callable[[str], None] | None = None) -> Ite
     handlers: list[logging.Handler] = [_Verbose(shown)] if _shows_internal() else []
     folder = table.log.path.parent if table.log.path is not None else None
     if folder is not None:
-        kept = logging.FileHandler(folder / REFUSALS_FILE, encoding="utf-8", delay=True)
+        # opened now, not at the first record: that record may come in a flood of connections, when
+        # opening a file fails (EMFILE) and the failure would raise out of the logging call, stopping the
+        # code that logged (the table's door then never opened again)
+        kept = logging.FileHandler(folder / REFUSALS_FILE, encoding="utf-8")
         kept.setLevel(logging.WARNING)
         kept.setFormatter(logging.Formatter("%(asctime)s %(name)s: %(message)s"))
         handlers.append(kept)
