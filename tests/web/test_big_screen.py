@@ -2,7 +2,8 @@
 ``atoll watch --web`` and opened in headless Debian chromium (through its chromedriver: no browser
 download). The page shows the board, every seat's name, updates as the game goes without reloading,
 and the result at the end; everything it received is public; it keeps updating across a host
-hand-over."""
+hand-over. As root the whole file runs in a network namespace of its own, from
+test_big_screen_isolated.py (:mod:`tests.web.isolated`)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ import pytest
 from atoll_tools.big_screen import INSTALL, Party, chromium, open_browser, wait_for
 
 from tests.table.harness import REGISTRY
+from tests.web.isolated import elsewhere
 from tests.web.public import GAME_S, replayed, the_log, the_page_showed
 
 if chromium() is None:
@@ -24,6 +26,8 @@ if chromium() is None:
 from selenium.webdriver.remote.webdriver import WebDriver
 
 GAMES = sorted(REGISTRY.games)
+pytestmark = pytest.mark.skipif(elsewhere(), reason="runs whole in a network namespace of its own "
+                                "(test_big_screen_isolated.py)")
 
 
 @dataclass

@@ -4,17 +4,10 @@ browser download), opens ``atoll watch --web`` of a loopback table of bots from 
 end. Each game's page is the same file, so one game shows that Firefox runs it; every game is checked in
 Chromium (test_big_screen.py).
 
-Firefox runs in a network namespace of its own with only a loopback (``unshare --net``, as root, which CI
-has), the whole party with it: at start its network link service asks the kernel for a route to an
-outside IPv6 address, and on a machine whose IPv6 router does not answer the kernel then sends a
-neighbour solicitation (multicast) on the real interface. In the namespace there is nothing to send on."""
+Firefox runs in a network namespace of its own, the whole party with it (:mod:`tests.web.isolated`)."""
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -22,38 +15,28 @@ from atoll_tools.big_screen import Party, wait_for
 from atoll_tools.firefox import INSTALL_FIREFOX, Firefox, firefox
 
 from tests.table.harness import REGISTRY
+from tests.web.isolated import elsewhere, run_in_own_netns
 from tests.web.public import GAME_S, the_page_showed
 
 if firefox() is None:
     pytest.skip(f"no Firefox on this machine; install it with: {INSTALL_FIREFOX}", allow_module_level=True)
 
 GAME = "kariba"
-#: Set in the namespace's own run of this file: the party and Firefox run there, on its loopback.
-INSIDE = "ATOLL_TEST_OWN_NETNS"
-
-
-def test_firefox_shows_the_big_screen_in_a_network_namespace_of_its_own(tmp_path: Path) -> None:
-    """Runs the Firefox check below in a fresh network namespace, so nothing it does reaches this machine's
-    interfaces; passes when that run passes."""
-    if os.environ.get(INSIDE):
-        pytest.skip("this is the namespace's own run")
-    if os.geteuid() != 0 or shutil.which("unshare") is None or shutil.which("ip") is None:
-        pytest.skip("a network namespace of its own needs root, unshare and ip (CI has them)")
-    inner = f"{__file__}::test_firefox_shows_the_board_every_seat_updates_without_reloading_and_the_result"
-    command = ["unshare", "--net", "sh", "-c", 'ip link set lo up && exec "$0" "$@"', sys.executable, "-m",
-               "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly", "-n", "0", "--basetemp",
-               str(tmp_path / "inner"), inner]
-    done = subprocess.run(command, env=dict(os.environ, **{INSIDE: "1"}), capture_output=True, text=True,
-                          timeout=GAME_S + 120, cwd=Path(__file__).parents[2])
-    assert done.returncode == 0 and "1 passed" in done.stdout, done.stdout[-4000:] + done.stderr[-2000:]
 
 
 def text_of(browser: Firefox, element: str) -> str:
     return str(browser.evaluate(f"document.getElementById('{element}').innerText"))
 
 
+def test_firefox_shows_the_big_screen_in_a_network_namespace_of_its_own(tmp_path: Path) -> None:
+    """Runs the Firefox check below in a fresh network namespace (:mod:`tests.web.isolated`)."""
+    if not elsewhere():
+        pytest.skip("runs the check below in a namespace; here it runs as it is")
+    run_in_own_netns(__file__, tmp_path, GAME_S + 120)
+
+
 def test_firefox_shows_the_board_every_seat_updates_without_reloading_and_the_result(tmp_path: Path) -> None:
-    if not os.environ.get(INSIDE):
+    if elsewhere():
         pytest.skip("runs in a network namespace of its own (the test above)")
     with Party(tmp_path, GAME, REGISTRY.game(GAME).info.min_seats) as party:
         party.open()
