@@ -27,7 +27,7 @@ from atoll.pin import GamePin
 from atoll.table.frames import entry_frame, frame
 from atoll.table.log import BadEntry, HostEquivocated, sequence
 from atoll.table.presence import changes
-from atoll.table.reasons import EndReason
+from atoll.table.reasons import ALREADY_LOGGED, EndReason
 from atoll.table.table import OWED_MOST, Event, SealedKeeper, Table
 from atoll.wire import PROTOCOL, Frame, KeptSeat, Kind, OnLeave
 
@@ -262,14 +262,14 @@ class Sequencer:
             self.connections.pop(connection, None)
             self.said_bye.add(message.author)
             return []
+        if self.table.log.holds(message):  # before any other check: whatever else it is, it is a repeat
+            return self._refuse(connection, f"refused {message.kind}: {ALREADY_LOGGED}", quiet=True)
         try:
             # checked here as every peer will check it: an entry they would all refuse never enters
             self.table.log.check_seen(message, before=len(self.table.log.entries))
         except (BadEntry, HostEquivocated) as exc:
             return self._refuse(connection, f"refused {message.kind}: {exc}")
         reason = self.table.admissible(message)
-        if reason is None and self.table.log.holds(message):
-            reason = "a message already in the log"
         if reason is not None:
             return self._refuse(connection, f"refused {message.kind}: {reason}")
         return self._sequence(message)
@@ -538,7 +538,7 @@ class Sequencer:
         read it): an error to its sender and a line in the host's log, as for any refused message."""
         return self._refuse(connection, f"refused: {text}")
 
-    def _refuse(self, connection: bytes, text: str) -> list[Outgoing]:
+    def _refuse(self, connection: bytes, text: str, *, quiet: bool = False) -> list[Outgoing]:
         self.refused += 1
-        log.warning("%s: %s", connection.hex() or "local", text)
+        log.log(logging.DEBUG if quiet else logging.WARNING, "%s: %s", connection.hex() or "local", text)
         return [(connection, frame(Frame.ERROR, text=text))] if connection else []

@@ -23,6 +23,7 @@ from atoll.pin import GamePin, require_same
 from atoll.table.frames import BATCH_ENTRIES, frame, read_frame
 from atoll.table.log import BadEntry, HostEquivocated
 from atoll.table.presence import changes
+from atoll.table.reasons import ALREADY_LOGGED
 from atoll.table.seating import SeatRefused, seat_of_colour
 from atoll.table.table import OWED_MOST, Event, Table
 from atoll.types import Action
@@ -172,8 +173,12 @@ class PeerSession:
             return []
         kind = frm["t"]
         if kind == Frame.ERROR:
-            self.errors.append(str(frm.get("text"))[:300])
-            log.warning("host: %s", self.errors[-1])
+            text = str(frm.get("text"))[:300]
+            if text.endswith(ALREADY_LOGGED):  # this peer sent again what the log holds: nothing wrong
+                log.debug("host: %s", text)
+                return []
+            self.errors.append(text)
+            log.warning("host: %s", text)
             return []
         if kind == Frame.WELCOME:
             if frm.get("proto") != PROTOCOL:

@@ -133,6 +133,12 @@ def atoll_failed(component: str, error: BaseException) -> Ending:
                   "nobody is to blame, and every log is kept: please report it")
 
 
+#: How the host answers a message it already logged. An honest peer sends its messages again after a
+#: hand-over or when their entry is slow to come, so both ends note this answer quietly (a debug line,
+#: not a refusal in the table's ``refusals.log``): the copy in the log is the sender's answer.
+ALREADY_LOGGED = "a message already in the log"
+
+
 class Refusal(enum.Enum):
     """Why a log entry changed nothing (it stays in the log; every peer refuses it alike)."""
 
