@@ -8,52 +8,43 @@ import os
 import signal
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 
-def start_bot(
-    home: Path,
-    table_id: str,
-    index: int | str,
-    address: str,
-    kind: str,
-    *,
-    stand_in: bool = False,
-    seat: int | None = None,
-    think: float | None = None,
-    delay: float | None = None,
-) -> subprocess.Popen[bytes]:
-    """Start one bot peer as its own process, with its own identity under the host's data directory;
-    ``stand_in``: it watches, and takes over a seat whose player leaves; else it sits at ``seat`` (else
-    the first free one). Each of its moves takes at least ``delay`` seconds, if given."""
-    env = dict(os.environ, ATOLL_HOME=str(home / "bots" / f"{table_id}-{index}"))
-    command = bot_command(index, address, kind, stand_in=stand_in, seat=seat, think=think, delay=delay)
-    return subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL)
+@dataclass(frozen=True)
+class BotPeer:
+    """One bot a host starts: ``atoll join`` at ``address`` as a bot (or, ``stand_in``, a stand-in that
+    watches and takes over a seat whose player leaves) of ``kind``; at ``seat`` (from 0) when given,
+    else the first free one; a search bot thinking ``think`` seconds a decision when given; each move
+    taking at least ``delay`` seconds when given."""
+
+    index: int | str
+    address: str
+    kind: str
+    stand_in: bool = False
+    seat: int | None = None
+    think: float | None = None
+    delay: float | None = None
+
+    def command(self) -> list[str]:
+        """Its command line."""
+        name = "stand-in bot" if self.stand_in else f"bot {int(self.index) + 1}"
+        command = [sys.executable, "-m", "atoll.cli.main", "join", "--address", self.address,
+                   "--stand-in" if self.stand_in else "--bot", self.kind, "--name", name, "--quiet"]
+        if self.seat is not None:
+            command += ["--seat", str(self.seat + 1)]  # the command line counts seats from 1
+        if self.think is not None:
+            command += ["--think", repr(self.think)]
+        if self.delay is not None:
+            command += ["--bot-delay", repr(self.delay)]
+        return command
 
 
-def bot_command(
-    index: int | str,
-    address: str,
-    kind: str,
-    *,
-    stand_in: bool = False,
-    seat: int | None = None,
-    think: float | None = None,
-    delay: float | None = None,
-) -> list[str]:
-    """The command line of a bot peer: ``atoll join`` at ``address`` as a bot (or a stand-in) of ``kind``,
-    at ``seat`` (from 0) when given, a search bot thinking ``think`` seconds a decision when given, each
-    move taking at least ``delay`` seconds when given."""
-    name = "stand-in bot" if stand_in else f"bot {int(index) + 1}"
-    command = [sys.executable, "-m", "atoll.cli.main", "join", "--address", address,
-               "--stand-in" if stand_in else "--bot", kind, "--name", name, "--quiet"]
-    if seat is not None:
-        command += ["--seat", str(seat + 1)]  # the command line counts seats from 1
-    if think is not None:
-        command += ["--think", repr(think)]
-    if delay is not None:
-        command += ["--bot-delay", repr(delay)]
-    return command
+def start_bot(home: Path, table_id: str, bot: BotPeer) -> subprocess.Popen[bytes]:
+    """Start ``bot`` as its own process, with its own identity under the host's data folder."""
+    env = dict(os.environ, ATOLL_HOME=str(home / "bots" / f"{table_id}-{bot.index}"))
+    return subprocess.Popen(bot.command(), env=env, stdin=subprocess.DEVNULL)
 
 
 def stop_bots(processes: list[subprocess.Popen[bytes]], patience: float) -> None:

@@ -19,7 +19,7 @@ from pathlib import Path
 from nacl.signing import SigningKey
 
 from atoll.app.big_screen import host_page, screen_field
-from atoll.app.bot_peers import start_bot, stop_bots
+from atoll.app.bot_peers import BotPeer, start_bot, stop_bots
 from atoll.app.follow import (
     Link,
     alone_limit,
@@ -450,13 +450,13 @@ async def _serve(
             big_screen = "" if page is None else screen_field(WebAddress.parse(str(plan.web)), page.port)
             announcer = await _announce(plan, table, port, server_keys[0].decode(), host_fp, big_screen)
         if plan.stand_in is not None and start_bots:  # first: it watches before the seats are taken
-            bots.append(start_bot(profile.home, table_id, "stand-in", address, plan.stand_in, stand_in=True,
-                                   think=plan.think, delay=plan.bot_delay))
+            stand_in = BotPeer("stand-in", address, plan.stand_in, stand_in=True, think=plan.think,
+                               delay=plan.bot_delay)
+            bots.append(start_bot(profile.home, table_id, stand_in))
         for index in range(plan.bots if start_bots else 0):
             seat = bot_seats[index] if index < len(bot_seats) else None
-            started = start_bot(profile.home, table_id, index, address, plan.bot_kind, seat=seat,
-                                 think=plan.think, delay=plan.bot_delay)
-            bots.append(started)
+            bot = BotPeer(index, address, plan.bot_kind, seat=seat, think=plan.think, delay=plan.bot_delay)
+            bots.append(start_bot(profile.home, table_id, bot))
         person = not plan.headless and not plan.own_bot and not plan.quiet
         if person:  # at the table screen, or line by line where no full screen opens
             ending = await play_person(

@@ -7,7 +7,7 @@ import argparse
 
 import pytest
 
-from atoll.app.bot_peers import bot_command
+from atoll.app.bot_peers import BotPeer
 from atoll.bots.search import DEFAULT_THINK
 from atoll.cli import cmd_host, cmd_join, cmd_play
 from atoll.cli.common import THINK
@@ -30,10 +30,10 @@ def test_think_takes_seconds(module: object) -> None:
 
 
 def test_the_bot_peers_of_a_host_get_its_think_time() -> None:
-    command = bot_command(1, "127.0.0.1:4000", "search", think=2.5)
+    command = BotPeer(1, "127.0.0.1:4000", "search", think=2.5).command()
     assert command[-2:] == ["--think", "2.5"]
     assert command[command.index("--bot") + 1] == "search" and "bot 2" in command
 
 
 def test_without_a_think_time_the_bot_peers_keep_their_default() -> None:
-    assert "--think" not in bot_command(0, "127.0.0.1:4000", "kiribati")
+    assert "--think" not in BotPeer(0, "127.0.0.1:4000", "kiribati").command()
