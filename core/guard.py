@@ -107,8 +107,10 @@ class Watchdog:
         self._wake = threading.Condition(self.lock)
         self.calls, self._thread, self.until = {}, None, None
 
-    def wake(self) -> None:
-        """A call came in whose deadline is before the watchdog wakes (the caller holds :attr:`lock`)."""
+    def wake(self, deadline: float) -> None:
+        """A call came in whose ``deadline`` is before the watchdog wakes (the caller holds :attr:`lock`):
+        the watchdog wakes at that deadline at the latest."""
+        self.until = deadline if self.until is None else min(self.until, deadline)
         if self._thread is None:
             self._thread = threading.Thread(target=self._run, name="atoll-plugin-watchdog", daemon=True)
             self._thread.start()
@@ -128,7 +130,15 @@ class Watchdog:
                                   "(it is stuck outside Python code); end atoll with Ctrl-C")
                 pending = [c[_DEADLINE] + (GRACE_S if c[_STOPPED] else 0.0) for c in list(self.calls.values())
                            if not c[_TOLD]]
-                self.until = min(pending) if pending else None
+                if pending:
+                    self.until = min(pending)
+                elif self.until is not None and now >= self.until:
+                    self.until = None  # idle for a whole limit: wait for the next call
+                # else the call that woke it has ended already (a network table's calls are short, with
+                # waits between them): keep its deadline, so that calls coming in meanwhile, whose
+                # deadlines are later, do not wake this thread each time (a wake-up and a context switch
+                # per plugin call, on a peer's path from one entry to the next); at that deadline every
+                # call then running is looked at as ever
                 self._wake.wait(None if self.until is None else max(0.01, self.until - now))
 
 
@@ -159,7 +169,7 @@ def _guarded(method: str) -> Callable[..., Any]:
             watched = dog.calls[thread] = [self, method, thread, deadline, False, False]
             if dog.until is None or deadline < dog.until:
                 with dog.lock:
-                    dog.wake()
+                    dog.wake(deadline)
         try:
             try:
                 return getattr(self.game, method)(*args, **kwargs)

@@ -300,6 +300,29 @@ def test_a_call_that_cannot_be_stopped_is_reported_by_name(monkeypatch: pytest.M
     assert len(outcome) == 1 and isinstance(outcome[0], PluginFault) and outcome[0].timed_out
 
 
+def test_short_calls_with_waits_between_them_wake_the_watchdog_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A network table's plugin calls are short, with waits for the next frame between them: the watchdog
+    sleeps until the first call's deadline, not woken again by each call (a context switch per call)."""
+    from atoll import guard as guard_module
+
+    dog = guard_module.Watchdog(lambda _line: None)
+    monkeypatch.setattr(guard_module, "_WATCHDOG", [dog])
+    wakes: list[float] = []
+    wake = dog.wake
+
+    def counted(deadline: float) -> None:
+        wakes.append(deadline)
+        wake(deadline)
+
+    monkeypatch.setattr(dog, "wake", counted)
+    game = guard(faulty.HighCard(), "tests", limit=20.0)
+    config = game.configure()
+    for _ in range(10):
+        game.setup(config)
+        time.sleep(0.01)  # the watchdog thread runs meanwhile, with no call in flight
+    assert len(wakes) == 1 and dog.until == wakes[0]
+
+
 # -- a table of processes -------------------------------------------------------------------
 
 
