@@ -279,9 +279,7 @@ class PeerSession:
         otherwise, once caught up, what :func:`resend_gap` welcomes have not seen logged (a message
         dropped on the way, or refused by the host's rate limit), the wait doubling each time, for as
         long as the host answers; from the third time on, each send is a line in the peer's log."""
-        me = self.table.me or ""
-        for n in [n for n in self.unlogged if self.table.log.holds_number(me, n)]:
-            del self.unlogged[n]
+        self._forget_logged()
         if not restarted and not self.caught_up():
             return []
         again = []
@@ -294,6 +292,13 @@ class PeerSession:
                 if waiting.attempts >= 3:
                     log.warning("message %d is not in the log yet: sent again (%d)", n, waiting.attempts)
         return again
+
+    def _forget_logged(self) -> None:
+        """Let go of this peer's messages that the log now holds: :attr:`unlogged` keeps only what may
+        have to go again, so the loop that looks at it every turn does not grow with the game."""
+        me, book = self.table.me or "", self.table.log
+        for n in [n for n in self.unlogged if book.holds_number(me, n)]:
+            del self.unlogged[n]
 
     def caught_up(self) -> bool:
         """Whether this peer holds at least what the host's log held when it last welcomed it."""
@@ -511,6 +516,7 @@ class PeerSession:
         table, lobby = self.table, self.table.lobby
         if lobby is None or table.my_seat is None or table.over() or not self.caught_up():
             return None
+        self._forget_logged()
         now, me = table.clock(), table.me or ""
         late = []
         for n, waiting in sorted(self.unlogged.items()):

@@ -43,6 +43,26 @@ def test_a_private_roll_costs_one_commitment_and_one_round_of_openings() -> None
     assert kinds == {"cup/commit": 1, "chain/open": 4}
 
 
+def test_the_owner_works_out_the_dice_of_each_cup_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The owner's hand is asked for after every step: a cup's dice, fixed once it is drawn, are not
+    hashed again each time (a long game of cups would cost more with every round)."""
+    from atoll.fair.steps import cups
+
+    played = table(3)
+    first = played.resolve(CUP).privately[1]
+    worked: list[str] = []
+    value = cups.die_value
+
+    def counted(table_id: str, draw: int, handle: str, joint: bytes, secret: bytes, sides: int) -> int:
+        worked.append(handle)
+        return value(table_id, draw, handle, joint, secret, sides)
+
+    monkeypatch.setattr(cups, "die_value", counted)
+    second = played.resolve(Roll(5, 6, to=1, cup="c2")).privately[1]
+    assert sorted(worked) == sorted(Roll(5, 6, to=1, cup="c2").handles())
+    assert played.record(1).cups.hand() == {**first, **second} and len(worked) == 5
+
+
 def test_the_owner_commits_before_any_link_of_the_draw_is_opened() -> None:
     record = table(2).record(0)
     draw = steps.numbered(record, {"step": "draw", "draw": 1, "request": CUP.to_json()})

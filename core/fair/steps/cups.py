@@ -85,6 +85,9 @@ class CupBook:
         self._commitments: set[str] = set()
         self.pending: str | None = None
         """The cup committed to in the last step, whose draw must come next."""
+        self._hand: dict[str, tuple[bytes, dict[str, int]]] = {}
+        """This seat's own drawn cups: the joint seed each was drawn with and its dice, worked out once
+        (the seat asks for its hand after every step, and each die costs two hashes)."""
 
     # -- reading ----------------------------------------------------------------------
 
@@ -110,9 +113,12 @@ class CupBook:
         if self.seat is None or self._seed is None:
             return {}
         out: dict[str, JSON] = {}
-        for cup in self.cups.values():
+        for name, cup in self.cups.items():
             if cup.owner == self.seat and cup.joint is not None:
-                out.update(self._values(cup, self._seed))
+                known = self._hand.get(name)
+                if known is None or known[0] != cup.joint:
+                    known = self._hand[name] = (cup.joint, self._values(cup, self._seed))
+                out.update(known[1])
         return out
 
     def openings(self, handles: Sequence[str]) -> dict[str, str]:
