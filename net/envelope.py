@@ -147,7 +147,15 @@ def seal(
         "seen": seen,
         "body": body,
     }
-    fields["sig"] = key.sign(signed_part(fields)).signature.hex()
+    unsigned = canonical_bytes(fields)
+    signature = key.sign(_DOMAIN + unsigned).signature.hex()
+    # the keys in order, ``sig`` goes just before ``table`` and ``v``, the last two: the canonical
+    # encoding of the signed fields is that of the unsigned ones with one member put in (a message is
+    # encoded once, not twice; a Kariba shuffle with its proofs runs to many kilobytes)
+    tail = b',"table":' + canonical_bytes(table) + b',"v":' + canonical_bytes(v) + b"}"
+    if unsigned.endswith(tail):
+        return unsigned[: -len(tail)] + b',"sig":"' + signature.encode() + b'"' + tail
+    fields["sig"] = signature
     return canonical_bytes(fields)
 
 
