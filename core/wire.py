@@ -88,6 +88,9 @@ class Kind(StrEnum):
     WITHHELD = "withheld"
     """A seat gives the others directly its messages the host has not sequenced for a host timeout:
     :class:`WithheldBody`; never logged (the answer is an empty ``owed`` frame)."""
+    HOSTING = "hosting"
+    """A seat that took the table over tells the others directly that it hosts it now, with its signed
+    ``host`` entry: :class:`HostingBody`; never logged (the answer is an empty ``owed`` frame)."""
 
 
 #: The kinds the host sequences into the log; the rest are conversation with the host.
@@ -253,6 +256,13 @@ class WithheldBody(TypedDict):
     sequenced, though it answers (at most :data:`atoll.table.table.OWED_MOST`)."""
 
     msgs: list[dict[str, Any]]
+
+
+class HostingBody(TypedDict):
+    """``hosting``: the sending seat's ``host`` entry (a log entry it signed as the table's new host),
+    shown to a peer that has not come to it (docs/decisions/0028-one-host-after-a-take-over.md)."""
+
+    entry: dict[str, Any]
 
 
 class AskBody(TypedDict):

@@ -12,7 +12,7 @@ import secrets
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
@@ -40,7 +40,7 @@ from atoll.app.person import (
     say_event,
 )
 from atoll.app.ports import PortTaken, lan_addresses, listen, listening_on
-from atoll.app.serve import NobodyCame, close_table, run_host
+from atoll.app.serve import NobodyCame, SteppedDown, close_table, run_host
 from atoll.app.store import (
     SealedFile,
     TableFiles,
@@ -60,11 +60,11 @@ from atoll.net.discovery import Announcer
 from atoll.net.encoding import canonical_bytes, fingerprint
 from atoll.net.identity import Profile, tables_dir
 from atoll.net.joinline import join_line, shell_key
-from atoll.net.transport import HostSocket, KeyService, curve_keys
+from atoll.net.transport import HostSocket, KeyService, PeerSocket, curve_keys
 from atoll.registry import Registry
 from atoll.table.host import Sequencer
 from atoll.table.log import BadEntry, HostEquivocated, UnreadableLine
-from atoll.table.peer import Chooser
+from atoll.table.peer import Chooser, TableFailed
 from atoll.table.table import HOST_TIMEOUT_S, Event, Table
 from atoll.web.server import PageServer, WebAddress
 from atoll.wire import KeptSeat, Kind, OnLeave
@@ -343,27 +343,56 @@ async def _resume_host(files: TableFiles, found: Registry, profile: Profile, *, 
                 print(f"atoll host: {exc}", file=sys.stderr)
                 return 1
     if elsewhere is not None:  # a seat took the table over meanwhile: this machine joins it as a peer
-        role = "sit" if table.my_seat is not None else "watch"
-        # its own last entries may never have reached anyone: keep this log aside, take the table's
-        table.log.close()
-        aside = _set_aside(files.log)
-        if not quiet:
-            print(
-                f"table {table.id} has moved to another seat while this host was away; joining it "
-                f"(this host's own log is kept as {aside})"
-            )
-        table = table_in(files, table.id, key.verify_key.encode(), key, found, master)
-        link = Link(key, elsewhere)
-        try:
-            status, ending = await play(table, link, role, plan.own_bot, quiet, found, profile, standby=None)
-        finally:
-            link.close()
+        said = f"table {table.id} has moved to another seat while this host was away; joining it"
+        status, ending, table = await _rejoin(plan, files, table, found, profile, elsewhere,
+                                              said=None if quiet else said)
         # the others look for a rematch where the table first was: at this machine (decision 0005)
         following = await _next_game(Served(status, ending, plan.port), plan, found, None)
         if following is None:
             return status
         return await host_table(following, found, profile, seating=Seating.of(table))
     raise AssertionError("unreachable")
+
+
+async def _rejoin(
+    plan: HostPlan,
+    files: TableFiles,
+    table: Table,
+    found: Registry,
+    profile: Profile,
+    peer: PeerSocket,
+    *,
+    said: str | None,
+    terminal: Terminal | None = None,
+) -> tuple[int, str, Table]:
+    """This machine hosts ``table`` no more: a seat took it over and hosts it, reached through ``peer``.
+    It joins that seat as a peer (its own seat, if it has one, plays on), from the table's log as that
+    seat sends it; its own log is set aside first (its last entries may never have reached anyone), and
+    ``said`` (if given) is printed with where it is kept. The exit status, how the person left the
+    screen, and the table as joined."""
+    key = profile.identity.signing_key()
+    role = "sit" if table.my_seat is not None else "watch"
+    table.log.close()
+    aside = _set_aside(files.log)
+    if said is not None:
+        print(f"{said} (this host's own log is kept as {aside})", flush=True)
+    joined = table_in(files, table.id, key.verify_key.encode(), key, found, table.master)
+    link = Link(key, peer)
+    try:
+        status, ending = await play(joined, link, role, plan.own_bot, plan.quiet, found, profile,
+                                    standby=None, terminal=terminal)
+    finally:
+        link.close()
+    return status, ending, joined
+
+
+def stepped_down(table: Table) -> str:
+    """What a host's person is told when a seat took the table over while this host was silent: one
+    line, saying what this machine does now."""
+    lobby = table.lobby
+    timeout = f"{lobby.host_timeout:g} s" if lobby is not None else "the host timeout"
+    return (f"this machine did not answer for {timeout} (paused, asleep or cut off), and a seat took table "
+            f"{table.id} over meanwhile: it hosts the table now, and this machine plays on as a peer")
 
 
 def _set_aside(log: Path) -> Path:
@@ -458,10 +487,23 @@ async def _serve(
             bot = BotPeer(index, address, plan.bot_kind, seat=seat, think=plan.think, delay=plan.bot_delay)
             bots.append(start_bot(profile.home, table_id, bot))
         person = not plan.headless and not plan.own_bot and not plan.quiet
+        stepped: list[SteppedDown] = []  # a seat took the table over while this host was silent
+
+        def elsewhere() -> Awaitable[PeerSocket | None]:
+            return moved_to(key, table, wait=2.0)
+
         if person:  # at the table screen, or line by line where no full screen opens
+            async def hosted(mine: Chooser | None, heard: Callable[[Event], None]) -> None:
+                try:
+                    await run_host(host, socket, mine, _with_seats(heard, table, announcer),
+                                   elsewhere=elsewhere)
+                except SteppedDown as down:  # the screen says so in one line; the person then plays on
+                    stepped.append(down)
+                    raise TableFailed(stepped_down(table)) from down
+
             ending = await play_person(
                 table,
-                lambda mine, heard: run_host(host, socket, mine, _with_seats(heard, table, announcer)),
+                hosted,
                 host_sender(host, socket),
                 role="sit",
                 hearing=hearing,
@@ -469,7 +511,7 @@ async def _serve(
                 note=f"others join with:\n{line}",
                 terminal=terminal,
             )
-            if ending == LEFT and not table.over():
+            if ending == LEFT and not table.over() and not stepped:
                 await close_table(host, socket)
                 print(f"table {plan.table_name!r} is closed for everyone: {table.ended}", flush=True)
         else:
@@ -479,26 +521,52 @@ async def _serve(
                 # resumed: if no seat comes back, the table went on (or ended) under another seat
                 alone = alone_limit(table)
             with refusals_kept(table):
-                await run_host(host, socket, choose, _with_seats(say, table, announcer), alone_limit=alone)
+                try:
+                    await run_host(host, socket, choose, _with_seats(say, table, announcer),
+                                   alone_limit=alone, elsewhere=elsewhere)
+                except SteppedDown as down:
+                    stepped.append(down)
             if page is not None and table.over():
                 # no person holds a result screen open here: the big screen keeps the result up a while
                 if not plan.quiet:
                     shown = f"the big screen shows the result for {PAGE_LINGER_S:.0f} s (Ctrl-C: sooner)"
                     print(shown, flush=True)
                 await asyncio.sleep(PAGE_LINGER_S)
+        if stepped:
+            # this machine hosts the table no more: it stops listening and announcing, and joins the seat
+            # that hosts it now; the bots it started play on meanwhile, as any seat does
+            closing, announcer, keys = (announcer, keys), None, None
+            await _stop_listening(socket, *closing, key_task)
+            status, ending, table = await _rejoin(
+                plan, files, table, found, profile, stepped[0].peer, said=stepped_down(table),
+                terminal=terminal if person else None,
+            )
+            patience = BOT_PATIENCE_S
+            return Served(status, ending, port)
         patience = BOT_PATIENCE_S
     finally:
-        if key_task is not None:
-            key_task.cancel()
-        if announcer is not None:
-            await announcer.close()
-        socket.close()
-        if keys is not None:
-            keys.close()
+        if not stepped:
+            await _stop_listening(socket, announcer, keys, key_task)
         stop_bots(bots, patience)
         if page is not None:
             await page.close()
     return Served(report(table, files.log), ending, port)
+
+
+async def _stop_listening(
+    socket: HostSocket,
+    announcer: Announcer | None,
+    keys: KeyService | None,
+    key_task: asyncio.Task[None] | None,
+) -> None:
+    """Stop answering at the table's port and its key service, and announcing the table."""
+    if key_task is not None:
+        key_task.cancel()
+    if announcer is not None:
+        await announcer.close()
+    socket.close()
+    if keys is not None:
+        keys.close()
 
 
 def _with_seats(

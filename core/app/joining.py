@@ -458,6 +458,8 @@ async def play(
             return 1, ending
     finally:
         table.log.close()
+        session.table.log.close()
+    table = session.table  # a copy that set entries aside on the way is a new one (Table.set_aside)
     if quiet and (table.results() is not None or ended_cleanly(table) or table.handed_away is not None
                   or table.awaits_choice()):
         return 0, ending

@@ -5,13 +5,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
+from atoll.app.direct import ask_directly
 from atoll.engine.loop import observe
 from atoll.errors import Fault
 from atoll.faultlog import record_fault
 from atoll.net.door import STARVED
-from atoll.net.transport import HostSocket, Intake
+from atoll.net.transport import HostSocket, Intake, PeerSocket
 from atoll.table.frames import batched
 from atoll.table.host import Outgoing, Sequencer
 from atoll.table.peer import Chooser, TableFailed
@@ -32,6 +33,21 @@ class NobodyCame(TableFailed):
         self.waited = waited
         """The seconds it waited."""
 
+
+class SteppedDown(Exception):
+    """A seat hosts this host's table now (it took the table over while this host was silent): this
+    host no longer hosts it, and joins it through ``peer``, a link to the seat that hosts it."""
+
+    def __init__(self, peer: PeerSocket) -> None:
+        super().__init__("a seat took the table over while this host did not answer")
+        self.peer = peer
+
+
+#: Finds the seat that hosts the table now, if one does (a link to it), for a host that hears nobody.
+Elsewhere = Callable[[], Awaitable[PeerSocket | None]]
+
+#: Seconds between two showings of a take-over to the peers that have not come to the new host.
+SHOW_EVERY_S = 2.0
 
 #: How long the host waits, after the game, for a seat that has not said goodbye (it may be restarting).
 LATE_GRACE_S = 30.0
@@ -59,12 +75,18 @@ async def run_host(
     grace: float = GRACE_S,
     late_grace: float = LATE_GRACE_S,
     alone_limit: float | None = None,
+    elsewhere: Elsewhere | None = None,
 ) -> None:
     """Relay messages until the game is over (the host's own seat moves through ``choose``).
 
     ``late_grace``: how long a seat that has not said goodbye is waited for after the game.
     ``alone_limit``: give up (:class:`~atoll.table.peer.TableFailed`) when no peer has synced for that
     many seconds since the start (a host resumed after its table moved to another seat, and ended).
+    ``elsewhere``: asked (at most once a host timeout) while a seat has not been heard for the host
+    timeout; a link it finds to a seat that hosts the table now ends this host's run with
+    :class:`SteppedDown`. A host that took the
+    table over shows its ``host`` entry, every :data:`SHOW_EVERY_S`, to the seats and spectators that
+    have not come to it (docs/decisions/0028-one-host-after-a-take-over.md).
     """
     table = host.table
     started = time.monotonic()
@@ -120,6 +142,9 @@ async def run_host(
     door = asyncio.ensure_future(socket.door.watch())  # idle connections cannot starve the host
     ticked = 0.0
     disconnects = 0
+    asking: asyncio.Task[PeerSocket | None] | None = None
+    showing: asyncio.Task[object] | None = None
+    shown_at = looked_at = 0.0
     try:
         while not table.over():
             engine = table.engine
@@ -161,6 +186,20 @@ async def run_host(
             if now - ticked >= TICK_S:
                 ticked = now
                 send(host.tick(now))
+                if asking is not None and asking.done():
+                    found = asking.result() if asking.exception() is None else None
+                    asking = None
+                    if found is not None:
+                        raise SteppedDown(found)
+                lobby = table.lobby
+                every = lobby.host_timeout if lobby is not None else 0.0
+                if elsewhere is not None and asking is None and now - looked_at >= every \
+                        and host.misses_a_seat(now):
+                    looked_at, asking = now, asyncio.ensure_future(elsewhere())
+                notice = host.hosting_notice() if showing is None or showing.done() else None
+                if notice is not None and now - shown_at >= SHOW_EVERY_S:
+                    shown_at = now
+                    showing = asyncio.ensure_future(_show(host, *notice))
             if on_event is not None:
                 for event in table.events[shown:]:
                     on_event(event)
@@ -187,6 +226,21 @@ async def run_host(
         door.cancel()
         if mover is not None and not mover.done():
             mover.cancel()
+        for task in (asking, showing):
+            if task is not None:
+                task.cancel()
+        if asking is not None and asking.done() and not asking.cancelled() and asking.exception() is None:
+            found = asking.result()
+            if found is not None:
+                found.close()
+
+
+async def _show(host: Sequencer, notice: bytes, to: list[str]) -> object:
+    """Show the peers ``to`` (hex), directly at their standby addresses, the take-over in ``notice``."""
+    lobby = host.table.lobby
+    if lobby is None:
+        return None
+    return await asyncio.gather(*(ask_directly(host.key, lobby.standby[a], a, notice) for a in to))
 
 
 #: Seconds a host that closes its table waits for the peers to take the closing entry and say goodbye.

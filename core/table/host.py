@@ -100,6 +100,7 @@ class Sequencer:
     """The position of this seat's ``host`` entry, once it has taken the table over."""
     _gather_from: float | None = None
     _held: list[tuple[bytes, bytes, bytes]] = field(default_factory=list)
+    _hosting: bytes | None = None
 
     @property
     def turn_time(self) -> float | None:
@@ -492,10 +493,12 @@ class Sequencer:
                 return [(connection, frame(Frame.NEED, after=len(self.table.log.entries) - 1))]
             self.gathered.add(message.author)
         start, seen = have + 1, message.seen.get("seq")
+        entries = self.table.log.entries
         if self.took_over_at is not None and type(seen) is int and self.took_over_at <= seen < start \
-                and self.table.log.entries[seen].head != message.seen.get("head"):
-            # it holds entries of the old host where this host's own begin (it came after the gathering):
-            # from this host's entry on, which it takes in place of those
+                and (seen >= len(entries) or entries[seen].head != message.seen.get("head")):
+            # it holds entries of the old host where this host's own begin (it came after the gathering,
+            # or followed the old host after it came back): from this host's entry on, which it takes in
+            # place of those (docs/decisions/0028)
             start = self.took_over_at
         entries = self.table.log.entries[start:]
         fields: dict[str, object] = {}
@@ -519,6 +522,34 @@ class Sequencer:
             *((connection, entry_frame(e.to_bytes())) for e in entries),
             (connection, presence),
         ]
+
+    def misses_a_seat(self, now: float) -> bool:
+        """Whether a seat has not been heard for the table's host timeout at ``now`` (the caller's clock),
+        the game going on: it may be away, or the seats may have taken the table over while this host
+        was silent (paused, or cut off) and this one went to the new host; this host asks where the
+        table is (docs/decisions/0028-one-host-after-a-take-over.md)."""
+        table, lobby = self.table, self.table.lobby
+        if lobby is None or not lobby.full() or table.engine is None or table.over() or self.taking_over:
+            return False
+        others = [a for a in lobby.seated if a != table.me]
+        return any(now - self.heard.get(a, now) >= lobby.host_timeout for a in others)
+
+    def hosting_notice(self) -> tuple[bytes, list[str]] | None:
+        """Once this seat has taken the table over: the signed ``hosting`` message that shows its ``host``
+        entry, and the seats and spectators (hex) with a standby address to show it to directly, those
+        not connected here (they may still follow the old host, which came back); ``None`` when there
+        is nobody to show it to."""
+        table, lobby = self.table, self.table.lobby
+        if self.took_over_at is None or lobby is None or table.over():
+            return None
+        here = {*self.connections.values(), *self.said_bye, table.me or ""}
+        to = [a for a in [*lobby.seated, *lobby.spectators] if a in lobby.standby and a not in here]
+        if not to:
+            return None
+        if self._hosting is None:  # composed once: a message number is not spent on every showing
+            entry = table.log.entries[self.took_over_at].to_json()
+            self._hosting = table.compose(Kind.HOSTING, {"entry": entry})
+        return self._hosting, to
 
     def _chat(self, message: Envelope) -> list[Outgoing]:
         lobby = self.table.lobby

@@ -26,6 +26,7 @@ from atoll.table.presence import changes
 from atoll.table.reasons import ALREADY_LOGGED
 from atoll.table.seating import SeatRefused, seat_of_colour
 from atoll.table.table import OWED_MOST, Event, Table
+from atoll.table.takeover import take_over_wins
 from atoll.types import Action
 from atoll.wire import PROTOCOL, Frame, Kind
 
@@ -157,8 +158,13 @@ class PeerSession:
     """This seat's own message numbers it has given the others directly (:meth:`push`)."""
     evidence_shown: bool = False
     """Whether this peer has shown the other peers its :attr:`evidence` directly."""
+    host_heard: float = 0.0
+    """When (the table's clock) the host last sent this peer a frame."""
     set_aside: bool = False
     """This peer has just set aside what a named host showed it alone: it syncs again at the next host."""
+    moved: HostGone | None = None
+    """Where a seat that took the table over, and showed this peer its signed ``host`` entry directly,
+    hosts it (the take-over decides the table's history: :mod:`atoll.table.takeover`); this peer goes."""
 
     def hello(self) -> bytes:
         """The first message on a (re)connection: which entries this peer already holds."""
@@ -166,6 +172,7 @@ class PeerSession:
 
     def on_frame(self, data: bytes) -> list[bytes]:
         """Handle one frame from the host; return what to send. Raises :class:`TableFailed`."""
+        self.host_heard = self.table.clock()
         try:
             frm = read_frame(data)
         except Unauthenticated as exc:
@@ -234,7 +241,14 @@ class PeerSession:
             and entry["seq"] < len(self.table.log.entries)
         ):
             if self._old_hosts_tail(entry):  # the next host's own entries begin where this copy has more
-                self.table, self.set_aside, self.asked_at = self.table.set_aside(entry["seq"]), True, -1
+                named = self.table.deposed is not None
+                why = "the named host gave them to this copy alone" if named else \
+                    "a seat took the table over there, and its history is the table's"
+                self.table = self.table.set_aside(entry["seq"], why=why)
+                self.set_aside, self.asked_at = True, -1
+                self._forget_from(entry["seq"])
+                if not named:  # this link reaches the seat already: synced again from the copy set aside
+                    self.moved = self._to(entry["msg"]["author"], "the table goes on from the take-over")
                 return [], False
             return [], True  # already held (a catch-up overlapping what arrived live)
         if self.from_named_host() or (self.evidence is not None and self.table.over()):
@@ -250,6 +264,7 @@ class PeerSession:
             if self.table.deposed is not None and type(seq) is int and 0 < seq < len(self.table.log.entries):
                 # this copy holds what it was shown from there: the next host sends what the others hold
                 self.table, self.set_aside, self.asked_at = self.table.set_aside(seq), True, -1
+                self._forget_from(seq)
             return [], False
         except BadEntry as exc:
             self.errors.append(f"refused an entry from the host: {exc}")
@@ -268,6 +283,16 @@ class PeerSession:
         if type(n) is int:
             self.unlogged[n] = Unlogged(data, self.welcomes, since=self.table.clock())
         return data
+
+    def _forget_from(self, seq: int) -> None:
+        """Forget the messages sent and not logged that were written after seeing entry ``seq`` or later,
+        now set aside: they follow a history the table does not hold (no host would take them), and the
+        copy writes what its seat owes again from its own entries."""
+        for n, waiting in list(self.unlogged.items()):
+            seen = decode(waiting.data).get("seen")
+            at = seen.get("seq") if isinstance(seen, dict) else None
+            if type(at) is int and at >= seq:
+                del self.unlogged[n]
 
     def unlogged_messages(self) -> list[bytes]:
         """What this peer sent that its log does not hold (oldest first)."""
@@ -460,6 +485,9 @@ class PeerSession:
         if message.kind == Kind.WITHHELD and message.author in lobby.seated:
             self._hold(message)
             return frame(Frame.OWED, msgs=[])
+        if message.kind == Kind.HOSTING:
+            self._shown_take_over(message.author, message.body.get("entry"))
+            return frame(Frame.OWED, msgs=[])
         if message.kind == Kind.EVIDENCE:
             if self.table.host_forked(message.body.get("evidence")) and self.evidence is None:
                 self.evidence = message.body["evidence"]
@@ -475,13 +503,39 @@ class PeerSession:
         there: this copy then holds more of the named host's entries than the next host gathered (it
         learnt of the naming late), and sets them aside (their authors send them again)."""
         table, seq, message = self.table, entry["seq"], entry.get("msg")
-        if table.deposed is None or self.from_named_host() or not 0 < seq < len(table.log.entries):
-            return False
         if not isinstance(message, dict) or message.get("kind") != Kind.HOST:
+            return False
+        author = message.get("author")
+        if self.from_named_host():
+            return False
+        if table.deposed is None:
+            # a take-over this peer followed, from a host that came back or was only slow: the take-over
+            # wins where this copy holds that host's entries (docs/decisions/0028)
+            return isinstance(author, str) and self.linked_to == _curve(author) \
+                and take_over_wins(table, entry, author) == seq
+        if not 0 < seq < len(table.log.entries):
             return False
         same_past = entry.get("prev") == table.log.entries[seq - 1].head
         named_signed_it = table.log.host_at(seq).encode().hex() == table.deposed_host
         return same_past and named_signed_it and message.get("author") in table.successors()
+
+    def _shown_take_over(self, author: str, entry: Any) -> None:
+        """Seat ``author`` shows this peer directly that it took the table over (``entry``, its signed
+        ``host`` entry): when the take-over decides the table's history over this copy's, this peer goes
+        to it, whoever it follows now (:func:`~atoll.table.takeover.take_over_wins`)."""
+        lobby = self.table.lobby
+        if lobby is None or self.linked_to == _curve(author):
+            return
+        if take_over_wins(self.table, entry, author) is None:
+            return
+        self.moved = self._to(author, f"{lobby.names.get(author, author[:16])} took the table over")
+
+    def _to(self, author: str, why: str) -> HostGone:
+        """Where this peer goes to follow seat ``author``, which hosts the table (rank -1: nobody was
+        passed over)."""
+        lobby = self.table.lobby
+        assert lobby is not None
+        return HostGone(author, lobby.standby[author], -1, why)
 
     def from_named_host(self) -> bool:
         """Whether this peer's link reaches a host the table has named (:attr:`Table.deposed`)."""
@@ -495,6 +549,11 @@ class PeerSession:
         table, lobby = self.table, self.table.lobby
         if lobby is None:
             return None
+        if self.moved is not None:
+            moved, self.moved = self.moved, None
+            again, self.set_aside = self.set_aside, False
+            if again or (self.linked_to != _curve(moved.successor) and not table.over()):
+                return moved
         why = "the table named its host"
         if table.deposed is None:
             if not self.withholding() or not table.successors():
@@ -509,10 +568,11 @@ class PeerSession:
         return HostGone(successor, lobby.standby[successor], -1, why)
 
     def push(self) -> tuple[bytes, list[bytes]] | None:
-        """This seat's moves and protocol messages that the host, though it answers, has not sequenced
-        for a host timeout, and that this peer's own copy would take now (a message refused for a
-        reason is no withholding): a signed ``withheld`` for the other peers to hold directly, and the
-        messages, to send the host once more (``None``: nothing to give, or given already)."""
+        """This seat's moves and protocol messages that the host, though it answered a host timeout after
+        they were sent, has not sequenced, and that this peer's own copy would take now (a message
+        refused for a reason is no withholding): a signed ``withheld`` for the other peers to hold
+        directly, and the messages, to send the host once more (``None``: nothing to give, or given
+        already)."""
         table, lobby = self.table, self.table.lobby
         if lobby is None or table.my_seat is None or table.over() or not self.caught_up():
             return None
@@ -520,7 +580,10 @@ class PeerSession:
         now, me = table.clock(), table.me or ""
         late = []
         for n, waiting in sorted(self.unlogged.items()):
-            if n in self.pushed or now - waiting.since < lobby.host_timeout or table.log.holds_number(me, n):
+            # withheld: the host answered a host timeout after it was sent, and has not sequenced it (a
+            # host silent since is waited for, then taken over from: gone, not withholding)
+            if n in self.pushed or self.host_heard - waiting.since < lobby.host_timeout \
+                    or table.log.holds_number(me, n):
                 continue
             message = own_envelope(waiting.data)
             if message.kind in (Kind.MOVE, Kind.FAIR) and table.admissible(message) is None:
@@ -594,6 +657,14 @@ class PeerSession:
         self.asked_at = at
         assert engine.seat is not None
         return observe(engine.match, engine.seat)
+
+
+def _curve(identity: str) -> bytes | None:
+    """The CURVE key of the identity ``identity`` (hex), ``None`` if it is not one."""
+    try:
+        return curve_of(bytes.fromhex(identity))
+    except ValueError:
+        return None
 
 
 def other_protocol(welcome: dict[str, Any]) -> str:

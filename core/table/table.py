@@ -1039,12 +1039,13 @@ class Table:
         self._name_host(self.log.entries[-1], host_equivocated(detail), evidence, logged=False)
         return True
 
-    def set_aside(self, seq: int) -> Table:
+    def set_aside(self, seq: int, *, why: str = "the named host gave them to this copy alone") -> Table:
         """This peer's copy with its entries from ``seq`` on set aside (on disk: moved to a file beside
         the log, never deleted): a host showed this peer another history from there, which nobody else
         holds. The copy is played again from the entries before (this peer's secrets are the same, its
         message numbers go on, so it never signs two messages under one number); it still names the host
-        and moves to the next seat, which sends the history everyone else holds."""
+        and moves to the next seat, which sends the history everyone else holds. ``why``: the event's
+        words for it (a seat's take-over wins over the entries too: docs/decisions/0028)."""
         path = self.log.path
         self.log.close()
         if path is not None:
@@ -1057,8 +1058,8 @@ class Table:
         else:
             fresh.take_stored([e.to_json() for e in self.log.entries[:seq]], fresh.restore_entry)
         fresh.events = self.events  # the same list: whoever reads this copy's events reads on
-        fresh.events.append(Event(f"entries {seq} to {len(self.log.entries) - 1} of this copy are set aside: "
-                                  "the named host gave them to this copy alone", seq - 1))
+        last = len(self.log.entries) - 1
+        fresh.events.append(Event(f"entries {seq} to {last} of this copy are set aside: {why}", seq - 1))
         fresh.deposed, fresh.deposed_host, fresh.fork = self.deposed, self.deposed_host, self.fork
         fresh.hosts_named, fresh.direct, fresh.pipeline = self.hosts_named, self.direct, self.pipeline
         if fresh.engine is not None and self.pipeline:

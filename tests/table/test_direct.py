@@ -115,6 +115,8 @@ def test_a_seat_gives_the_others_a_move_the_host_has_not_sequenced_for_a_host_ti
     swallowed = seat.session.sending(seat.table.move(engine.match.legal_actions(late)[0]))  # never arrives
     assert seat.session.push() is None  # the host has had it for no time yet
     net.now += seat.table.lobby.host_timeout
+    assert seat.session.push() is None  # the host has been silent since: gone, perhaps, not withholding
+    net.send(late, seat.session.hello())  # it answers the heartbeat, a host timeout later
     pushed = seat.session.push()
     assert pushed is not None and pushed[1] == [swallowed]  # to the others directly, and the host again
     assert seat.session.push() is None  # once

@@ -1,0 +1,182 @@
+"""One host after a take-over, without sockets (decision 0028): a seat takes the table over while its
+host was only slow, and the host goes on with the seats that still hear it. Every process settles it by
+one rule, from signed entries alone: the take-over wins over the entries of the host it replaced, and of
+two take-overs at one entry, the seat earlier in seat order wins. A seat still following the old host is
+shown the take-over directly and goes; its entries from there are set aside, not lost, and it takes the
+new host's history; the old host, hearing no seat for the host timeout, asks where the table went."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from atoll.net.curve import curve_of
+from atoll.net.envelope import open_envelope
+from atoll.table.host import GATHER_S, Sequencer
+from atoll.table.peer import HostGone
+from atoll.table.takeover import take_over_wins
+from atoll.wire import Kind
+from tests.table.harness import REGISTRY, Net, Peer, open_table
+
+A, B, C = 0, 1, 2  # the seats; the host is headless, so seat 0 is the first to take the table over
+
+
+def table_of_three() -> Net:
+    """A Kariba table of three whose seats name standby addresses, the game under way and seat B or C
+    owing a move (nobody has moved it yet)."""
+    net = open_table("kariba", 3)
+    for index, peer in enumerate(net.peers):
+        peer.session.standby = f"127.0.0.1:{47100 + index}"
+    for index, peer in enumerate(net.peers):
+        net.send(index, peer.session.hello())
+    made = 0
+    for _ in range(10_000):
+        for index, peer in enumerate(net.peers):
+            observation = peer.session.owes_move()
+            if observation is None:
+                continue
+            if made >= 3 and index != A:
+                peer.session.asked_at = -1  # asked again when the test moves it
+                return net
+            if peer.bot is None:
+                kind = REGISTRY.bot("random", "kariba")
+                peer.bot = kind.make(observation.game, observation.seat, 5 + index)
+            net.send(index, peer.table.move(peer.bot.choose(observation)))
+            made += 1
+    raise AssertionError("no seat but A came to owe a move")
+
+
+def cut_off(net: Net, index: int) -> None:
+    """Peer ``index`` hears the old host no more (it went to the seat taking the table over)."""
+    net.relay = lambda to, data: None if to == index else data
+
+
+def takes_over(net: Net, index: int) -> Sequencer:
+    """Peer ``index`` takes the table over, gathers (nobody comes) and logs its ``host`` entry."""
+    peer = net.peers[index]
+    host = Sequencer.take_over(peer.table, peer.key)
+    host.tick(net.now)
+    host.tick(net.now + GATHER_S)
+    assert host.took_over_at is not None
+    return host
+
+
+def the_owing_seat_moves(net: Net) -> int:
+    """The seat that owes a move (not A) moves through the old host; returns it."""
+    for index, peer in enumerate(net.peers):
+        observation = peer.session.owes_move()
+        if observation is not None:
+            assert index != A
+            bot = REGISTRY.bot("random", "kariba").make(observation.game, observation.seat, 11)
+            net.send(index, peer.table.move(bot.choose(observation)))
+            return index
+    raise AssertionError("nobody owes a move")
+
+
+def link(peer: Peer, host: Sequencer, connection: bytes) -> list[bytes]:
+    """``peer`` reaches ``host`` now: it says hello there and takes what comes back; what it sends back."""
+    peer.session.linked_to = curve_of(host.key.verify_key.encode())
+    replies: list[bytes] = []
+    for _, data in host.receive(connection, peer.curve, peer.session.hello()):
+        replies += peer.session.on_frame(data)
+    return replies
+
+
+def hosting_notice(host: Sequencer) -> bytes:
+    notice = host.hosting_notice()
+    assert notice is not None
+    return notice[0]
+
+
+def test_a_seat_still_following_the_old_host_is_shown_the_take_over_and_takes_its_history() -> None:
+    net = table_of_three()
+    cut_off(net, A)
+    new = takes_over(net, A)
+    p = new.took_over_at
+    mover = the_owing_seat_moves(net)  # under the old host, which came back: A never sees it
+    follower = net.peers[B]
+    assert len(follower.table.log.entries) > p  # it holds the old host's entries where A's own begin
+    follower.session.on_direct(hosting_notice(new))
+    gone = follower.session.moving()
+    assert isinstance(gone, HostGone) and gone.successor == net.peers[A].table.me
+    link(follower, new, b"b")
+    assert follower.session.moving() is not None  # set aside from the take-over on: it syncs again
+    link(follower, new, b"b")
+    ours, theirs = follower.table.log.entries, new.table.log.entries
+    assert [e.head for e in ours] == [e.head for e in theirs]
+    assert ours[p].message.kind == Kind.HOST
+    assert any("are set aside: a seat took the table over there" in e.text for e in follower.table.events)
+    if mover == B:  # its move under the old host is asked again, not lost
+        assert follower.session.owes_move() is not None
+
+
+def test_a_seat_shown_a_take_over_it_follows_already_or_on_another_history_stays() -> None:
+    net = table_of_three()
+    cut_off(net, A)
+    new = takes_over(net, A)
+    notice = open_envelope(hosting_notice(new))
+    entry: dict[str, Any] = notice.body["entry"]
+    follower = net.peers[C].session
+    other = {**entry, "prev": "00" * 32}
+    unsigned = {**entry, "host": "00" * 64}
+    for shown in (other, unsigned):
+        assert take_over_wins(follower.table, shown, notice.author) is None
+    assert take_over_wins(follower.table, entry, net.peers[B].table.me or "") is None  # not B's own entry
+    follower.linked_to = curve_of(new.key.verify_key.encode())  # it follows A already
+    follower.on_direct(hosting_notice(new))
+    assert follower.moving() is None
+
+
+def test_of_two_seats_taking_the_table_over_at_one_entry_the_earlier_in_seat_order_wins() -> None:
+    net = table_of_three()
+    cut_off(net, A)
+    first = takes_over(net, A)
+    later = takes_over(net, B)
+    entry_a = first.table.log.entries[first.took_over_at].to_json()  # type: ignore[index]
+    entry_b = later.table.log.entries[later.took_over_at].to_json()  # type: ignore[index]
+    assert first.took_over_at == later.took_over_at
+    assert take_over_wins(later.table, entry_a, net.peers[A].table.me or "") == first.took_over_at
+    assert take_over_wins(first.table, entry_b, net.peers[B].table.me or "") is None
+
+
+def test_a_take_over_wins_over_the_entries_the_old_host_signed_after_it() -> None:
+    net = table_of_three()
+    cut_off(net, A)
+    new = takes_over(net, A)
+    p = new.took_over_at
+    the_owing_seat_moves(net)
+    old = net.host.table
+    assert p is not None and len(old.log.entries) > p and old.log.entries[p].message.kind == Kind.MOVE
+    entry = new.table.log.entries[p].to_json()
+    assert take_over_wins(old, entry, net.peers[A].table.me or "") == p
+
+
+def test_the_old_host_asks_where_the_table_went_when_a_seat_was_not_heard_for_the_host_timeout() -> None:
+    net = table_of_three()
+    host, lobby = net.host, net.host.table.lobby
+    assert lobby is not None
+    net.tick(100.0)
+    for index, peer in enumerate(net.peers):  # heartbeats
+        net.send(index, peer.session.hello())
+    assert not host.misses_a_seat(100.0)
+    assert not host.misses_a_seat(100.0 + lobby.host_timeout - 0.5)
+    net.tick(100.0 + lobby.host_timeout - 0.5)
+    net.send(B, net.peers[B].session.hello())  # one seat still talks to it: the others went
+    assert host.misses_a_seat(100.0 + lobby.host_timeout)
+    for index, peer in enumerate(net.peers):
+        net.send(index, peer.session.hello())
+    assert not host.misses_a_seat(100.0 + lobby.host_timeout)
+
+
+def test_the_seat_that_took_the_table_over_shows_it_to_the_peers_that_have_not_come_to_it() -> None:
+    net = table_of_three()
+    cut_off(net, A)
+    new = takes_over(net, A)
+    notice = new.hosting_notice()
+    assert notice is not None
+    others = [net.peers[B].table.me, net.peers[C].table.me]
+    assert notice[1] == others
+    assert open_envelope(notice[0]).kind == Kind.HOSTING
+    link(net.peers[B], new, b"b")
+    again = new.hosting_notice()
+    assert again is not None and again[1] == [net.peers[C].table.me]
+    assert again[0] == notice[0]  # signed once: a message number is not spent on each showing
