@@ -383,16 +383,36 @@ async def _rejoin(
                                     standby=None, terminal=terminal)
     finally:
         link.close()
+    for line in why_replaced(joined):
+        print(line, flush=True)
     return status, ending, joined
 
 
 def stepped_down(table: Table) -> str:
-    """What a host's person is told when a seat took the table over while this host was silent: one
-    line, saying what this machine does now."""
+    """What a host's person is told when a seat took the table over from it: one line, saying what
+    this machine does now (why the seats did, when it was for more than silence, follows from the
+    table's log: :func:`why_replaced`)."""
     lobby = table.lobby
     timeout = f"{lobby.host_timeout:g} s" if lobby is not None else "the host timeout"
-    return (f"this machine did not answer for {timeout} (paused, asleep or cut off), and a seat took table "
-            f"{table.id} over meanwhile: it hosts the table now, and this machine plays on as a peer")
+    return (f"a seat took table {table.id} over from this machine (the seats had not heard it for "
+            f"{timeout}, or replaced it): that seat hosts the table now, and this machine plays on as a peer")
+
+
+def why_replaced(table: Table) -> list[str]:
+    """The lines that tell a host's person why the table named this machine's identity as its host, or
+    replaced it for holding back a seat's message, as ``table``'s log records it (none: it was only
+    silent)."""
+    me = table.key.verify_key.encode() if table.key is not None else b""
+    log = table.log
+
+    def was_host(seq: int) -> bool:
+        return me in (log.host_at(seq - 1).encode(), log.host_at(seq).encode())
+
+    named = [f"the table named this host at entry {seq}: {ending.text}" for seq, ending in table.hosts_named
+             if was_host(seq)]
+    replaced = [f"the seats replaced this host at entry {seq}: {why}" for seq, why in table.hosts_replaced
+                if was_host(seq)]
+    return named + replaced
 
 
 def _set_aside(log: Path) -> Path:

@@ -16,18 +16,20 @@ from atoll.table.audit import audit_log
 from tests.table.harness import REGISTRY
 from tests.table.test_presence import line_starting, started, stop, until
 
-HOST = ["host", "kariba", "--seats", "3", "--bot", "random", "--no-announce", "--bind", "127.0.0.1",
-        "--host-timeout", "2"]
-
-
-async def _read_all(process: asyncio.subprocess.Process, into: list[str]) -> None:
-    assert process.stdout is not None
-    while line := await process.stdout.readline():
-        into.append(line.decode())
+#: The host plays its own seat with a bot; a seat takes the table over after 2 s of silence.
+HOST = ["host", "kariba", "--seats", "3", "--bot", "random", "--host-timeout", "2", "--no-announce", "--bind",
+        "127.0.0.1"]
 
 
 def _logs(root: Path) -> list[Path]:
     return sorted(root.glob("home/tables/*/log.jsonl"))
+
+
+async def _said(process: asyncio.subprocess.Process, lines: list[str]) -> None:
+    """Keep each line ``process`` prints in ``lines`` until it ends."""
+    assert process.stdout is not None
+    async for line in process.stdout:
+        lines.append(line.decode())
 
 
 async def _paused_game(tmp_path: Path, said: dict[str, list[str]], *, with_seat: str | None) -> None:
@@ -40,13 +42,13 @@ async def _paused_game(tmp_path: Path, said: dict[str, list[str]], *, with_seat:
         process = await started(argv, tmp_path / name)
         processes.append(process)
         if name != "host":
-            readers.append(asyncio.ensure_future(_read_all(process, said.setdefault(name, []))))
+            readers.append(asyncio.ensure_future(_said(process, said.setdefault(name, []))))
         return process
 
     try:
         host = await run("host", HOST)  # its own seat played by a bot
         line = await line_starting(host, "atoll join ")
-        readers.append(asyncio.ensure_future(_read_all(host, said.setdefault("host", []))))
+        readers.append(asyncio.ensure_future(_said(host, said.setdefault("host", []))))
         seats = {name: await run(name, ["join", *line.split()[2:4], "--bot", "random", "--name", name])
                  for name in ("Bea", "Cid")}
         await until(lambda: any(p.read_bytes().count(b"\n") >= 30 for p in _logs(tmp_path / "host")), 90,

@@ -9,13 +9,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from atoll.app.hosting import why_replaced
 from atoll.net.curve import curve_of
 from atoll.net.envelope import open_envelope
 from atoll.table.host import GATHER_S, Sequencer
 from atoll.table.peer import HostGone
+from atoll.table.table import Table
 from atoll.table.takeover import take_over_wins
 from atoll.wire import Kind
-from tests.table.harness import REGISTRY, Net, Peer, open_table
+from tests.table.harness import REGISTRY, Net, Peer, observe_seat, open_table
+from tests.table.test_survive import play_until_a_seat_owes_a_move, start
 
 A, B, C = 0, 1, 2  # the seats; the host is headless, so seat 0 is the first to take the table over
 
@@ -26,23 +29,15 @@ def table_of_three() -> Net:
     net = open_table("kariba", 3)
     for index, peer in enumerate(net.peers):
         peer.session.standby = f"127.0.0.1:{47100 + index}"
-    for index, peer in enumerate(net.peers):
-        net.send(index, peer.session.hello())
-    made = 0
-    for _ in range(10_000):
-        for index, peer in enumerate(net.peers):
-            observation = peer.session.owes_move()
-            if observation is None:
-                continue
-            if made >= 3 and index != A:
-                peer.session.asked_at = -1  # asked again when the test moves it
-                return net
-            if peer.bot is None:
-                kind = REGISTRY.bot("random", "kariba")
-                peer.bot = kind.make(observation.game, observation.seat, 5 + index)
-            net.send(index, peer.table.move(peer.bot.choose(observation)))
-            made += 1
-    raise AssertionError("no seat but A came to owe a move")
+    start(net)
+    seat = play_until_a_seat_owes_a_move(net)
+    while seat == A:  # A moves, so that the seat the game then waits on is another
+        first = net.peers[A]
+        bot = REGISTRY.bot("random", "kariba").make(observe_seat(first).game, A, 5)
+        net.send(A, first.table.move(bot.choose(observe_seat(first))))
+        seat = play_until_a_seat_owes_a_move(net, 0)
+    net.peers[seat].session.asked_at = -1  # asked again when the test moves it
+    return net
 
 
 def cut_off(net: Net, index: int) -> None:
@@ -180,3 +175,19 @@ def test_the_seat_that_took_the_table_over_shows_it_to_the_peers_that_have_not_c
     again = new.hosting_notice()
     assert again is not None and again[1] == [net.peers[C].table.me]
     assert again[0] == notice[0]  # signed once: a message number is not spent on each showing
+
+
+def test_an_old_host_the_table_named_is_told_why_when_it_joins_the_table_again() -> None:
+    net = table_of_three()
+    old = net.host
+    late = old.table.waits_on()[0]
+    net.deliver(old._sequence_own(Kind.TIMEOUT, {"seat": late}))  # no turn time: the table names its host
+    theirs = net.peers[A].table
+    assert theirs.hosts_named
+    # the old host joins again from the seats' copy of the log, as it does once it has stepped down
+    again = Table(old.table.id, old.key.verify_key.encode(), old.key, REGISTRY.game)
+    for entry in theirs.log.entries:
+        again.receive(entry.to_json())
+    lines = why_replaced(again)
+    assert len(lines) == 1 and lines[0].startswith("the table named this host at entry"), lines
+    assert why_replaced(theirs) == []  # a seat's own copy: it was not the host named
