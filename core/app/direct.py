@@ -44,7 +44,7 @@ class SideDoor:
     def open(self, address: str) -> bool:
         """Listen at ``address`` (``HOST:PORT``) and answer from now on; ``False`` (and a line in the
         log) when the address cannot be bound: the seat plays on, asked by nobody."""
-        host, port = _endpoint(address)
+        host, port = endpoint(address)
         try:
             self.socket.bind(host, port)
         except (OSError, AtollError) as exc:
@@ -72,7 +72,7 @@ async def ask_directly(key: SigningKey, address: str, identity: str, question: b
                        wait: float = ASK_WAIT_S) -> bytes | None:
     """Put ``question`` (a signed ``ask``) to the seat ``identity`` (hex) at its standby ``address``,
     over CURVE pinned to that identity; its answer, or ``None`` when it does not answer in ``wait``."""
-    host, port = _endpoint(address)
+    host, port = endpoint(address)
     link = PeerSocket(key, curve_public(bytes.fromhex(identity)))
 
     async def put() -> bytes:
@@ -88,7 +88,7 @@ async def ask_directly(key: SigningKey, address: str, identity: str, question: b
         link.close()
 
 
-def _endpoint(address: str) -> tuple[str, int]:
-    """A standby ``HOST:PORT`` (checked when its seat sat down) as a pair."""
+def endpoint(address: str) -> tuple[str, int]:
+    """A standby ``HOST:PORT`` (checked when its seat sat down, so it is well formed) as a pair."""
     host, _, port = address.rpartition(":")
     return host.strip("[]"), int(port)

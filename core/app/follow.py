@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from nacl.signing import SigningKey
 
 from atoll.app.peer_loop import handshake, run_peer
-from atoll.app.serve import NobodyCame, deliver, run_host
+from atoll.app.serve import NobodyCame, SteppedDown, deliver, run_host
 from atoll.errors import AtollError
 from atoll.net.descriptors import raise_limit
 from atoll.net.discovery import Announcement, Announcer
@@ -138,6 +138,17 @@ async def follow(
                 await _serve_here(link, choose, on_event, alone_limit(table) if came_back else None)
             except NobodyCame as alone:
                 raise TableFailed(nobody_came(table, alone.waited)) from alone
+            except SteppedDown as down:  # another seat's take-over wins over this one's: follow it
+                superseded = link.host.superseded_by or ""
+                lobby = table.lobby
+                who = lobby.names.get(superseded, superseded[:16]) if lobby is not None else superseded[:16]
+                said = f"{who} took the table over too, and its take-over stands; this seat follows it"
+                table.events.append(Event(said, len(table.log.entries) - 1))
+                if link.host_socket is not None:
+                    link.host_socket.close()
+                link.host, link.host_socket, link.peer = None, None, down.peer
+                session.host_length, passed_over = None, 0
+                continue
             return table
         assert link.peer is not None
         try:

@@ -7,12 +7,12 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 
-from atoll.app.direct import ask_directly
+from atoll.app.direct import ask_directly, endpoint
 from atoll.engine.loop import observe
 from atoll.errors import Fault
 from atoll.faultlog import record_fault
 from atoll.net.door import STARVED
-from atoll.net.transport import HostSocket, Intake, PeerSocket
+from atoll.net.transport import HostSocket, Intake, PeerSocket, curve_public
 from atoll.table.frames import batched
 from atoll.table.host import Outgoing, Sequencer
 from atoll.table.peer import Chooser, TableFailed
@@ -186,6 +186,8 @@ async def run_host(
             if now - ticked >= TICK_S:
                 ticked = now
                 send(host.tick(now))
+                if host.superseded_by is not None:  # a seat's take-over wins over this host's history
+                    raise SteppedDown(_link_to(host, host.superseded_by))
                 if asking is not None and asking.done():
                     found = asking.result() if asking.exception() is None else None
                     asking = None
@@ -233,6 +235,15 @@ async def run_host(
             found = asking.result()
             if found is not None:
                 found.close()
+
+
+def _link_to(host: Sequencer, seat: str) -> PeerSocket:
+    """A link from this host's identity to ``seat`` (hex), which hosts the table at its standby address."""
+    lobby = host.table.lobby
+    assert lobby is not None
+    peer = PeerSocket(host.key, curve_public(bytes.fromhex(seat)))
+    peer.connect(*endpoint(lobby.standby[seat]))
+    return peer
 
 
 async def _show(host: Sequencer, notice: bytes, to: list[str]) -> object:

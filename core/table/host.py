@@ -29,6 +29,7 @@ from atoll.table.log import BadEntry, HostEquivocated, sequence
 from atoll.table.presence import changes
 from atoll.table.reasons import ALREADY_LOGGED, EndReason
 from atoll.table.table import OWED_MOST, Event, SealedKeeper, Table
+from atoll.table.takeover import take_over_wins
 from atoll.wire import PROTOCOL, Frame, KeptSeat, Kind, OnLeave
 
 log = logging.getLogger("atoll.table.host")
@@ -101,6 +102,9 @@ class Sequencer:
     _gather_from: float | None = None
     _held: list[tuple[bytes, bytes, bytes]] = field(default_factory=list)
     _hosting: bytes | None = None
+    superseded_by: str | None = None
+    """A seat (hex) whose take-over wins over this host's history (it showed this host its ``host``
+    entry directly): this host steps down and follows it (docs/decisions/0028)."""
 
     @property
     def turn_time(self) -> float | None:
@@ -254,6 +258,8 @@ class Sequencer:
             return self._sync(connection, message)
         if message.kind == Kind.ENTRIES:
             return self._entries(connection, message)
+        if message.kind == Kind.HOSTING:
+            return self._shown_take_over(connection, message)
         if self.taking_over is not None and message.kind not in (Kind.CHAT, Kind.BYE):
             self._held.append((connection, curve_key, data))  # taken once this seat hosts the table
             return []
@@ -550,6 +556,15 @@ class Sequencer:
             entry = table.log.entries[self.took_over_at].to_json()
             self._hosting = table.compose(Kind.HOSTING, {"entry": entry})
         return self._hosting, to
+
+    def _shown_take_over(self, connection: bytes, message: Envelope) -> list[Outgoing]:
+        """A seat shows this host directly that it took the table over (``hosting``): when its ``host``
+        entry wins over this host's own history (this host came back, or took the table over too, later
+        or as a seat later in order), this host steps down to it (:attr:`superseded_by`)."""
+        if message.author != self.table.me and \
+                take_over_wins(self.table, message.body.get("entry"), message.author) is not None:
+            self.superseded_by = message.author
+        return [(connection, frame(Frame.OWED, msgs=[]))] if connection else []
 
     def _chat(self, message: Envelope) -> list[Outgoing]:
         lobby = self.table.lobby

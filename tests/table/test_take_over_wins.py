@@ -191,3 +191,29 @@ def test_an_old_host_the_table_named_is_told_why_when_it_joins_the_table_again()
     lines = why_replaced(again)
     assert len(lines) == 1 and lines[0].startswith("the table named this host at entry"), lines
     assert why_replaced(theirs) == []  # a seat's own copy: it was not the host named
+
+
+def test_a_seat_that_took_over_too_steps_down_when_shown_an_earlier_seats_take_over_and_takes_its_history(
+) -> None:
+    net = table_of_three()
+    cut_off(net, A)
+    first = takes_over(net, A)
+    later = takes_over(net, B)  # B did not reach A, and took the table over too
+    first.receive(b"", b"", hosting_notice(later))
+    assert first.superseded_by is None  # A is earlier in seat order: its take-over stands
+    later.receive(b"", b"", hosting_notice(first))
+    assert later.superseded_by == net.peers[A].table.me
+    follower = net.peers[B]  # B's copy, which it hosted, now follows A
+    link(follower, first, b"b")
+    link(follower, first, b"b")
+    assert [e.head for e in follower.table.log.entries] == [e.head for e in first.table.log.entries]
+    assert follower.table.log.host.encode() == first.key.verify_key.encode()
+
+
+def test_an_old_host_shown_the_take_over_directly_steps_down() -> None:
+    # (a host is shown it where it listens at a standby address: a seat that hosted, or will)
+    net = table_of_three()
+    cut_off(net, A)
+    new = takes_over(net, A)
+    net.host.receive(b"", b"", hosting_notice(new))
+    assert net.host.superseded_by == net.peers[A].table.me
