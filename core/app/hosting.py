@@ -557,8 +557,10 @@ async def _serve(
             # that hosts it now; the bots it started play on meanwhile, as any seat does
             closing, announcer, keys = (announcer, keys), None, None
             await _stop_listening(socket, *closing, key_task)
+            # a person's screen said why already (the table's end there)
+            said = "the table opens here again, as a peer's" if person else stepped_down(table)
             status, ending, table = await _rejoin(
-                plan, files, table, found, profile, stepped[0].peer, said=stepped_down(table),
+                plan, files, table, found, profile, stepped[0].peer, said=said,
                 terminal=terminal if person else None,
             )
             patience = BOT_PATIENCE_S

@@ -35,6 +35,9 @@ class Crash:
     at: int
     pause: float = 0.5
     restart: bool = True
+    frozen: bool = False
+    """Pause the process (SIGSTOP) for ``pause`` seconds and let it go on (SIGCONT) instead: a host
+    frozen past the host timeout is taken over from while it lives (docs/decisions/0028)."""
 
 
 @dataclass
@@ -44,6 +47,7 @@ class Outcome:
     game: str
     seats: int
     kills: int = 0
+    freezes: int = 0
     resumes: int = 0
     migrations: int = 0
     late_hosts: int = 0
@@ -83,6 +87,11 @@ class Process:
         if self.process is not None and self.process.poll() is None:
             self.process.send_signal(signal.SIGKILL)
             self.process.wait()
+
+    def signal(self, number: int) -> None:
+        """Send signal ``number`` (SIGSTOP, SIGCONT) to the process, if it runs."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(number)
 
     def running(self) -> bool:
         """Whether the process is alive."""
@@ -158,6 +167,7 @@ def play_through_crashes(
     everyone = [host, *peers]
     pending = sorted(crashes, key=lambda crash: crash.at)
     restarts: list[tuple[float, Process]] = []
+    thaws: list[tuple[float, Process]] = []
     gone: list[Process] = []  # killed for good: their logs stop where they died
     try:
         host.start()
@@ -170,19 +180,27 @@ def play_through_crashes(
             while pending and length >= pending[0].at:
                 crash = pending.pop(0)
                 target = host if crash.who == "host" else peers[int(crash.who)]
-                if target.running():
+                if crash.frozen and target.running() and all(target is not t for _, t in thaws):
+                    target.signal(signal.SIGSTOP)
+                    outcome.freezes += 1
+                    thaws.append((time.monotonic() + crash.pause, target))
+                elif target.running() and not crash.frozen:
                     target.kill()
                     outcome.kills += 1
                     if crash.restart:
                         restarts.append((time.monotonic() + crash.pause, target))
                     else:
                         gone.append(target)
+            for when, target in list(thaws):
+                if time.monotonic() >= when:
+                    thaws.remove((when, target))
+                    target.signal(signal.SIGCONT)
             for when, target in list(restarts):
                 if time.monotonic() >= when:
                     restarts.remove((when, target))
                     target.start(resume=True)
                     outcome.resumes += 1
-            if not restarts and not any(process.running() for process in everyone):
+            if not restarts and not thaws and not any(process.running() for process in everyone):
                 break
             time.sleep(0.05)
         else:
@@ -249,15 +267,23 @@ def came_back_too_late(host: Process, peers: Sequence[Process]) -> bool:
     return moved < len(final) and all(_lines(log) <= moved for log in host.logs())
 
 
-def random_crashes(rng: random.Random, seats: int, *, length: int, kills: int) -> list[Crash]:
-    """``kills`` crashes of random processes at random points of a game about ``length`` entries long."""
-    return [
+def random_crashes(
+    rng: random.Random, seats: int, *, length: int, kills: int, freezes: int = 0, host_timeout: int = 6
+) -> list[Crash]:
+    """``kills`` crashes of random processes at random points of a game about ``length`` entries long,
+    and ``freezes`` pauses of its host (SIGSTOP) for one to two host timeouts."""
+    crashes = [
         Crash(
             rng.choice(["host", *range(seats)]),
             rng.randrange(seats + 2, max(seats + 3, length)),
             pause=rng.uniform(0.0, 2.0),
         )
         for _ in range(kills)
+    ]
+    return crashes + [
+        Crash("host", rng.randrange(seats + 2, max(seats + 3, length)),
+              pause=rng.uniform(host_timeout, 2.0 * host_timeout), frozen=True)
+        for _ in range(freezes)
     ]
 
 
@@ -277,15 +303,17 @@ def soak(
     kills: int,
     say: Callable[[str], None],
     only: Sequence[str] = (),
+    freezes: int = 0,
 ) -> list[Outcome]:
-    """Play ``count`` random games of the built-in games with ``kills`` random SIGKILLs each."""
+    """Play ``count`` random games of the built-in games with ``kills`` random SIGKILLs each, and
+    ``freezes`` pauses of the host past the host timeout."""
     rng = random.Random(seed)
     outcomes = []
     for index in range(count):
         game = rng.choice(sorted(only or SOAK_GAMES))
         low, high = seat_range(game)
         seats = rng.randint(low, min(high, 4))
-        crashes = random_crashes(rng, seats, length=150, kills=kills)
+        crashes = random_crashes(rng, seats, length=150, kills=kills, freezes=freezes)
         if index % LOST_HOST_EVERY == 0:  # a host that never comes back: the next seat takes over
             crashes = [c for c in crashes if c.who != "host"]
             crashes.append(Crash("host", rng.randrange(seats + 4, 120), restart=False))
@@ -298,7 +326,8 @@ def soak(
         late = ", its host back too late" if outcome.late_hosts else ""
         say(
             f"game {index + 1}/{count}: {game}, {seats} seats, {outcome.entries} entries, "
-            f"{outcome.kills} kills, {outcome.resumes} resumes, {outcome.migrations} migrations{late}, "
+            f"{outcome.kills} kills, {outcome.freezes} freezes, {outcome.resumes} resumes, "
+            f"{outcome.migrations} migrations{late}, "
             f"{time.monotonic() - started:.0f} s: {verdict}"
         )
     return outcomes
@@ -325,6 +354,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="the seed of the random choices (default: 1)")
     parser.add_argument("--kills", type=int, default=3, help="SIGKILLs a game (default: 3)")
     parser.add_argument(
+        "--freezes", type=int, default=0,
+        help="pauses of the host a game (SIGSTOP for one to two host timeouts, then SIGCONT; default: 0)",
+    )
+    parser.add_argument(
         "--game",
         action="append",
         choices=sorted(SOAK_GAMES),
@@ -336,8 +369,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     # a SIGTERM ends the soak like Ctrl-C: every process it started is stopped on the way out
     signal.signal(signal.SIGTERM, _interrupt)
-    if args.games < 1 or args.kills < 0:
-        parser.error("--games is at least 1 and --kills at least 0")
+    if args.games < 1 or args.kills < 0 or args.freezes < 0:
+        parser.error("--games is at least 1, --kills and --freezes at least 0")
     found = load_registry()
 
     def seat_range(game: str) -> tuple[int, int]:
@@ -354,10 +387,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         kills=args.kills,
         say=lambda line: print(line, flush=True),
         only=args.game or (),
+        freezes=args.freezes,
     )
     failures = [o for o in outcomes if not o.ok]
     print(
         f"soak: {len(outcomes)} games, {sum(o.kills for o in outcomes)} kills, "
+        f"{sum(o.freezes for o in outcomes)} freezes, "
         f"{sum(o.resumes for o in outcomes)} resumes, {sum(o.migrations for o in outcomes)} migrations, "
         f"{sum(o.late_hosts for o in outcomes)} hosts back too late, {len(failures)} failures"
     )
