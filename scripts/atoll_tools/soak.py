@@ -324,11 +324,11 @@ def soak(
         outcomes.append(outcome)
         verdict = "ok" if outcome.ok else "FAILED: " + "; ".join(outcome.problems)
         late = ", its host back too late" if outcome.late_hosts else ""
+        frozen = f"{outcome.freezes} freezes, " if freezes else ""  # the line scripts read, unchanged
         say(
             f"game {index + 1}/{count}: {game}, {seats} seats, {outcome.entries} entries, "
-            f"{outcome.kills} kills, {outcome.freezes} freezes, {outcome.resumes} resumes, "
-            f"{outcome.migrations} migrations{late}, "
-            f"{time.monotonic() - started:.0f} s: {verdict}"
+            f"{outcome.kills} kills, {frozen}{outcome.resumes} resumes, {outcome.migrations} migrations"
+            f"{late}, {time.monotonic() - started:.0f} s: {verdict}"
         )
     return outcomes
 
@@ -392,8 +392,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     failures = [o for o in outcomes if not o.ok]
     print(
         f"soak: {len(outcomes)} games, {sum(o.kills for o in outcomes)} kills, "
-        f"{sum(o.freezes for o in outcomes)} freezes, "
-        f"{sum(o.resumes for o in outcomes)} resumes, {sum(o.migrations for o in outcomes)} migrations, "
+        + (f"{sum(o.freezes for o in outcomes)} freezes, " if args.freezes else "")  # else as before
+        + f"{sum(o.resumes for o in outcomes)} resumes, {sum(o.migrations for o in outcomes)} migrations, "
         f"{sum(o.late_hosts for o in outcomes)} hosts back too late, {len(failures)} failures"
     )
     if failures:
