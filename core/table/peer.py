@@ -7,6 +7,7 @@ send. :func:`atoll.app.peer_loop.run_peer` carries it over a socket.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -16,6 +17,7 @@ from atoll.engine.loop import observe
 from atoll.engine.observation import Observation
 from atoll.errors import AtollError, Fault
 from atoll.faultlog import record_fault
+from atoll.jsondata import canonical
 from atoll.net.curve import curve_of
 from atoll.net.encoding import canonical_bytes
 from atoll.net.envelope import Envelope, Unauthenticated, decode, open_envelope, own_envelope
@@ -162,6 +164,10 @@ class PeerSession:
     """When (the table's clock) the host last sent this peer a frame."""
     set_aside: bool = False
     """This peer has just set aside what a named host showed it alone: it syncs again at the next host."""
+    made: dict[int, tuple[str, dict[str, Any]]] = field(default_factory=dict)
+    """This seat's moves in entries it set aside, by game step: a digest of the game's events before it,
+    and the action. Made again, unasked, when the table waits on this seat at that step after the same
+    events: what the seat signed is not lost (docs/decisions/0028)."""
     moved: HostGone | None = None
     """Where a seat that took the table over, and showed this peer its signed ``host`` entry directly,
     hosts it (the take-over decides the table's history: :mod:`atoll.table.takeover`); this peer goes."""
@@ -244,6 +250,7 @@ class PeerSession:
                 named = self.table.deposed is not None
                 why = "the named host gave them to this copy alone" if named else \
                     "a seat took the table over there, and its history is the table's"
+                self._keep_moves(entry["seq"])
                 self.table = self.table.set_aside(entry["seq"], why=why)
                 self.set_aside, self.asked_at = True, -1
                 self._forget_from(entry["seq"])
@@ -283,6 +290,32 @@ class PeerSession:
         if type(n) is int:
             self.unlogged[n] = Unlogged(data, self.welcomes, since=self.table.clock())
         return data
+
+    def _keep_moves(self, seq: int) -> None:
+        """Keep this seat's moves in the entries from ``seq`` on, about to be set aside (:attr:`made`)."""
+        engine, me = self.table.engine, self.table.me
+        if engine is None:
+            return
+        events = engine.match.events
+        for entry in self.table.log.entries[seq:]:
+            message = entry.message
+            at, action = message.body.get("at"), message.body.get("action")
+            own = message.author == me and message.kind == Kind.MOVE
+            if own and type(at) is int and 0 <= at <= len(events) and isinstance(action, dict):
+                self.made[at] = (_digest(events[:at]), action)
+
+    def _made_again(self) -> list[bytes]:
+        """This seat's move set aside at the step the table waits on it for now, after the same events as
+        then: signed again (a new number), without asking anyone (:attr:`made`)."""
+        engine = self.table.engine
+        if not self.made or engine is None or self.table.over() or not engine.my_turn():
+            return []
+        at = len(engine.match.events)
+        kept = self.made.pop(at, None)
+        if kept is None or at == self.asked_at or kept[0] != _digest(engine.match.events):
+            return []
+        self.asked_at = at  # not asked: made as it was
+        return [self.sending(self.table.move(kept[1]))]
 
     def _forget_from(self, seq: int) -> None:
         """Forget the messages sent and not logged that were written after seeing entry ``seq`` or later,
@@ -334,7 +367,7 @@ class PeerSession:
         self._door()
         if not self.caught_up():
             return []
-        out = [self.sending(data) for data in self.table.outbox()]
+        out = [self.sending(data) for data in self.table.outbox()] + self._made_again()
         if self.leaving and self.table.my_seat is not None and self.table.engine is not None:
             self.leaving = False
             out.append(self.sending(self.table.leave()))
@@ -657,6 +690,11 @@ class PeerSession:
         self.asked_at = at
         assert engine.seat is not None
         return observe(engine.match, engine.seat)
+
+
+def _digest(events: list[Any]) -> str:
+    """A digest of a game's events (what a move answered)."""
+    return hashlib.sha256(canonical(events).encode()).hexdigest()
 
 
 def _curve(identity: str) -> bytes | None:

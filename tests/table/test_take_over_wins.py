@@ -88,20 +88,25 @@ def test_a_seat_still_following_the_old_host_is_shown_the_take_over_and_takes_it
     new = takes_over(net, A)
     p = new.took_over_at
     mover = the_owing_seat_moves(net)  # under the old host, which came back: A never sees it
-    follower = net.peers[B]
-    assert len(follower.table.log.entries) > p  # it holds the old host's entries where A's own begin
+    follower = net.peers[mover]
+    assert p is not None and len(follower.table.log.entries) > p  # the old host's entries where A's begin
+    signed = [e.message for e in follower.table.log.entries[p:]
+              if e.message.author == follower.table.me and e.message.kind == Kind.MOVE]
     follower.session.on_direct(hosting_notice(new))
     gone = follower.session.moving()
     assert isinstance(gone, HostGone) and gone.successor == net.peers[A].table.me
-    link(follower, new, b"b")
+    link(follower, new, b"f")
     assert follower.session.moving() is not None  # set aside from the take-over on: it syncs again
-    link(follower, new, b"b")
+    again = link(follower, new, b"f")
     ours, theirs = follower.table.log.entries, new.table.log.entries
     assert [e.head for e in ours] == [e.head for e in theirs]
     assert ours[p].message.kind == Kind.HOST
     assert any("are set aside: a seat took the table over there" in e.text for e in follower.table.events)
-    if mover == B:  # its move under the old host is asked again, not lost
-        assert follower.session.owes_move() is not None
+    # its move under the old host is made again as it was, unasked: what it signed is not lost
+    remade = [open_envelope(data) for data in again]
+    assert [m.body["action"] for m in remade if m.kind == Kind.MOVE] == [m.body["action"] for m in signed]
+    assert follower.session.owes_move() is None
+    assert next(m.n for m in remade if m.kind == Kind.MOVE) > signed[0].n  # under a new number
 
 
 def test_a_seat_shown_a_take_over_it_follows_already_or_on_another_history_stays() -> None:
