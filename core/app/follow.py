@@ -80,8 +80,9 @@ def standby_address(host: str, port: int) -> str | None:
 async def moved_to(key: SigningKey, table: Table, *, wait: float = 5.0) -> PeerSocket | None:
     """A socket to a seat that took ``table`` over while this machine was away, if one answers.
 
-    Every seat with a standby address is asked at once; the first whose welcome names this table
-    and its own identity as the host is kept, the other sockets are closed.
+    The seat ``table``'s log says hosts it now and every seat with a standby address are asked at once;
+    the first whose welcome names this table and its own identity as the host is kept, the other
+    sockets are closed.
     """
     lobby = table.lobby
     if lobby is None or not lobby.full() or table.over():
@@ -101,7 +102,12 @@ async def moved_to(key: SigningKey, table: Table, *, wait: float = 5.0) -> PeerS
             return None
         return peer
 
-    found = [peer for peer in await asyncio.gather(*(ask(a) for a in table.successors())) if peer]
+    # the seat this copy says hosts the table now first (a host that joined its table as a peer after a
+    # take-over, and was stopped again, finds it there), then every seat that could take it over
+    current = table.log.host.encode().hex()
+    asked = [current] if current in lobby.standby and current != table.me else []
+    asked += [a for a in table.successors() if a not in asked and a != table.me]
+    found = [peer for peer in await asyncio.gather(*(ask(a) for a in asked)) if peer]
     for extra in found[1:]:
         extra.close()
     return found[0] if found else None

@@ -327,6 +327,14 @@ async def _resume_host(files: TableFiles, found: Registry, profile: Profile, *, 
         raise AtollError(f"{files.log}: no entries to resume the table from")
     check_installed(table, found)
     elsewhere = await moved_to(key, table, wait=2.0)  # short: the peers are waiting for this host
+    if elsewhere is None and table.log.host.encode() != key.verify_key.encode():
+        # this machine joined the table as a peer after a seat took it over: it never hosts it again
+        elsewhere = await moved_to(key, table, wait=10.0)
+        if elsewhere is None:
+            table.log.close()
+            print(f"atoll host: table {table.id} is hosted by a seat now, which did not answer: the game may "
+                  "have ended without this machine; its log here is kept", file=sys.stderr)
+            return 1
     if elsewhere is None:
         host = Sequencer.restored(table, key, late_watchers=plan.late_watchers)
         if not quiet:

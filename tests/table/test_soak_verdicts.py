@@ -34,8 +34,23 @@ def test_a_host_that_gave_up_on_a_table_nobody_took_over_has_failed(tmp_path: Pa
     assert not came_back_too_late(host, [peer])
 
 
-def test_a_host_whose_log_runs_past_the_take_over_has_failed(tmp_path: Path) -> None:
+def test_a_host_whose_own_entries_after_the_take_over_lose_to_it_came_back_too_late(tmp_path: Path) -> None:
+    # it sequenced for a seat still following it after the take-over (decision 0028: the take-over wins)
     host = _exited(tmp_path / "host", 1, ["a", "b", "c", "x", "y"])
+    peer = _exited(tmp_path / "seat0", 0, ["a", "b", "c", TAKE_OVER, "d"])
+    assert came_back_too_late(host, [peer])
+
+
+def test_a_host_that_joined_the_moved_table_and_stopped_before_its_end_came_back_too_late(
+    tmp_path: Path,
+) -> None:
+    host = _exited(tmp_path / "host", 1, ["a", "b", "c", TAKE_OVER])
+    peer = _exited(tmp_path / "seat0", 0, ["a", "b", "c", TAKE_OVER, "d"])
+    assert came_back_too_late(host, [peer])
+
+
+def test_a_host_whose_log_differs_before_the_take_over_has_failed(tmp_path: Path) -> None:
+    host = _exited(tmp_path / "host", 1, ["a", "x", "c", "y"])
     peer = _exited(tmp_path / "seat0", 0, ["a", "b", "c", TAKE_OVER, "d"])
     assert not came_back_too_late(host, [peer])
 
