@@ -472,6 +472,9 @@ async def _serve(
     ending, port = FINISHED, plan.port
     page: PageServer | None = None
     hearing: Hearing = host
+    # a seat took the table over while this host was silent (set before the try: a port in use fails
+    # before the game, and the finally reads it)
+    stepped: list[SteppedDown] = []
     try:
         if plan.web is not None:
             page, hearing = await host_page(host, WebAddress.parse(plan.web))
@@ -515,7 +518,6 @@ async def _serve(
             bot = BotPeer(index, address, plan.bot_kind, seat=seat, think=plan.think, delay=plan.bot_delay)
             bots.append(start_bot(profile.home, table_id, bot))
         person = not plan.headless and not plan.own_bot and not plan.quiet
-        stepped: list[SteppedDown] = []  # a seat took the table over while this host was silent
 
         def elsewhere() -> Awaitable[PeerSocket | None]:
             return moved_to(key, table, wait=2.0)
