@@ -69,8 +69,11 @@ def from_first_line(
         if then is not None:
             then()
         started = time.monotonic()
-        rest, _ = process.communicate(timeout=30)
-        return first, rest, time.monotonic() - started
+        process.wait(timeout=30)
+        took = time.monotonic() - started
+        # read through the same buffered reader as the first line: communicate() would read the pipe
+        # itself and miss whatever that reader took in with the first line
+        return first, process.stdout.read(), took
     finally:
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)
