@@ -110,25 +110,36 @@ class HostSocket:
         self.door.unbind()
 
     def pending(self) -> bool:
-        """Whether a message is waiting: :meth:`recv` then returns it without waiting."""
+        """Whether a message is waiting (:meth:`take` may still find it malformed, and none)."""
         return _readable(self.socket, self._now)
+
+    def take(self) -> tuple[bytes, bytes, bytes] | None:
+        """The message waiting already, as :meth:`recv` gives it, without waiting (``None``: none)."""
+        while self.pending():
+            try:
+                frames = self._now.recv_multipart(zmq.NOBLOCK, copy=False)
+            except zmq.Again:
+                return None
+            message = self._read(frames)
+            if message is not None:
+                return message
+        return None
 
     async def recv(self) -> tuple[bytes, bytes, bytes]:
         """The next message: (connection id, the sender's raw CURVE public key, the bytes)."""
-        while True:
-            try:  # a message there already is taken without the asyncio machinery
-                if not self.pending():
-                    raise zmq.Again
-                frames = self._now.recv_multipart(zmq.NOBLOCK, copy=False)
-            except zmq.Again:
-                frames = await self.socket.recv_multipart(copy=False)
-            if len(frames) != 2:  # a DEALER sends its message as one frame: the rest is not read
-                if self.on_malformed is not None:
-                    parts = len(frames) - 1
-                    self.on_malformed(bytes(frames[0].bytes), f"a message is one frame, not {parts}")
-                continue
-            user = frames[1].get("User-Id")  # the client's CURVE key (z85), set by the ZAP handler
-            return bytes(frames[0].bytes), _raw_curve(str(user or "").encode()), frames[1].bytes
+        message = self.take()  # a message there already is taken without the asyncio machinery
+        while message is None:
+            message = self._read(await self.socket.recv_multipart(copy=False))
+        return message
+
+    def _read(self, frames: list[zmq.Frame]) -> tuple[bytes, bytes, bytes] | None:
+        if len(frames) != 2:  # a DEALER sends its message as one frame: the rest is not read
+            if self.on_malformed is not None:
+                parts = len(frames) - 1
+                self.on_malformed(bytes(frames[0].bytes), f"a message is one frame, not {parts}")
+            return None
+        user = frames[1].get("User-Id")  # the client's CURVE key (z85), set by the ZAP handler
+        return bytes(frames[0].bytes), _raw_curve(str(user or "").encode()), frames[1].bytes
 
     def send(self, connection: bytes, data: bytes) -> bool:
         """Send ``data`` to ``connection``; ``False`` if that connection is gone or too slow."""
@@ -231,24 +242,37 @@ class PeerSocket:
             await self.socket.send(data)
 
     def pending(self) -> bool:
-        """Whether a message from the host is waiting: :meth:`recv` then returns it without waiting."""
+        """Whether a message from the host is waiting (:meth:`take` may still find it malformed)."""
         return _readable(self.socket, self._now)
 
+    def take(self) -> bytes | None:
+        """The message from the host waiting already, without waiting (``None``: none).
+
+        Messages are always read whole, and one of several frames (no host sends one) is dropped
+        unread: ZeroMQ aborts the process when a link drops while a message is read part-way
+        (``!_more`` in its fair queue), and a hostile host can make both happen."""
+        while self.pending():
+            try:
+                frames = self._now.recv_multipart(zmq.NOBLOCK)
+            except zmq.Again:
+                return None
+            if len(frames) == 1:
+                return frames[0]
+        return None
+
     async def recv(self) -> bytes:
-        """The next message from the host."""
-        try:  # a message there already is taken without the asyncio machinery
-            if self.pending():
-                return self._now.recv(zmq.NOBLOCK)
-        except zmq.Again:
-            pass
-        data: bytes = await self.socket.recv()
-        return data
+        """The next message from the host (read as :meth:`take` reads it)."""
+        message = self.take()  # a message there already is taken without the asyncio machinery
+        while message is None:
+            frames = await self.socket.recv_multipart()
+            message = frames[0] if len(frames) == 1 else None
+        return message
 
     async def recv_admitted(self) -> bytes:
         """The next message from the host; :class:`Refused` when the host refuses this identity's
         handshake first, :class:`WrongKey` when every handshake fails before that (without these, the
         peer would wait for a message that never comes)."""
-        receiving = asyncio.ensure_future(self.socket.recv())
+        receiving = asyncio.ensure_future(self.recv())
         failed = 0
         try:
             while True:
@@ -307,7 +331,7 @@ Received = TypeVar("Received", covariant=True)
 
 
 class _Source(Protocol[Received]):
-    def pending(self) -> bool: ...
+    def take(self) -> Received | None: ...
 
     def recv(self) -> Awaitable[Received]: ...
 
@@ -335,9 +359,11 @@ class Intake(Generic[Received]):
     ) -> Received | None:
         """The next message, or ``None`` when one of ``others`` finished (or ``timeout`` passed)
         first; ``before_waiting`` is called before any wait."""
-        if self._receiving is None and self._taken < TAKEN_IN_A_ROW and self.socket.pending():
-            self._taken += 1
-            return await self.socket.recv()
+        if self._receiving is None and self._taken < TAKEN_IN_A_ROW:
+            waiting = self.socket.take()
+            if waiting is not None:
+                self._taken += 1
+                return waiting
         self._taken = 0
         if before_waiting is not None:
             before_waiting()

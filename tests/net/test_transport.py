@@ -10,6 +10,7 @@ from nacl.signing import SigningKey
 
 from atoll.net.envelope import MAX_MESSAGE, MessageTooLarge
 from atoll.net.transport import PeerSocket, curve_keys
+from tests.net.loopback import host_and_peer
 
 
 def test_a_peer_refuses_to_send_a_message_over_the_tables_limit_naming_both_sizes() -> None:
@@ -24,5 +25,42 @@ def test_a_peer_refuses_to_send_a_message_over_the_tables_limit_naming_both_size
                 await link.send(b"x" * (MAX_MESSAGE + 1))
         finally:
             link.close()
+
+    asyncio.run(run())
+
+
+def test_a_message_of_several_frames_from_the_host_is_dropped_unread_and_the_next_one_arrives() -> None:
+    # a host's ROUTER sends every message as one frame; reading another part-way and then losing the
+    # link (which a hostile host can cause with an oversize frame) aborts the peer's ZeroMQ
+    async def run() -> None:
+        async with host_and_peer() as (host, peer):
+            await peer.send(b"hello")
+            connection, _key, data = await host.recv()
+            assert data == b"hello"
+            await host.socket.send_multipart([connection, b"one part", b"and another"])
+            await host.socket.send_multipart([connection, b"a message"])
+            assert await asyncio.wait_for(peer.recv(), 5) == b"a message"
+            await asyncio.sleep(0.1)  # now both wait, and are taken without waiting
+            await host.socket.send_multipart([connection, b"one part", b"and another"])
+            await host.socket.send_multipart([connection, b"the next"])
+            await asyncio.sleep(0.1)
+            assert peer.pending()
+            assert await asyncio.wait_for(peer.recv(), 5) == b"the next"
+
+    asyncio.run(run())
+
+
+def test_a_peer_taking_what_waits_finds_nothing_in_a_message_of_several_frames_and_does_not_wait() -> None:
+    # the peer's loop takes waiting messages without waiting; a dropped one must not make it wait for
+    # the next, which may come only after this peer's own move
+    async def run() -> None:
+        async with host_and_peer() as (host, peer):
+            await peer.send(b"hello")
+            connection, _key, _data = await host.recv()
+            await host.socket.send_multipart([connection, b"one part", b"and another"])
+            await asyncio.sleep(0.1)
+            assert peer.pending()
+            assert peer.take() is None
+            assert not peer.pending()
 
     asyncio.run(run())

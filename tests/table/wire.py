@@ -151,17 +151,16 @@ async def loopback_table(
 
 
 def _record_frames(peer: WirePeer) -> None:
-    receive = peer.socket.recv
+    handle = peer.session.on_frame
 
-    async def recv() -> bytes:
-        data = await receive()
+    def on_frame(data: bytes) -> list[bytes]:
         try:
             peer.frames.append(read_frame(data))
         except ValueError:
             peer.frames.append({"t": "unreadable"})
-        return data
+        return handle(data)
 
-    peer.socket.recv = recv  # type: ignore[method-assign]
+    peer.session.on_frame = on_frame  # type: ignore[method-assign]
 
 
 def random_bot(table: Table, seed: int) -> Chooser:
