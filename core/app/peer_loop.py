@@ -21,11 +21,11 @@ from atoll.net.transport import Intake, PeerSocket
 from atoll.pin import GamePin
 from atoll.table.frames import read_frame
 from atoll.table.peer import (
-    HEARTBEAT_S,
     HOST_QUIET_S,
     Chooser,
     PeerSession,
     TableFailed,
+    heartbeat_s,
     next_host,
     other_protocol,
 )
@@ -94,7 +94,7 @@ async def run_peer(
     many would-be successors, in order, have been tried already).
 
     The seat's chooser thinks in its own task while the peer keeps reading the host and sending its
-    heartbeat (a ``sync`` every :data:`HEARTBEAT_S`), so a long think never looks like a dead peer,
+    heartbeat (a ``sync`` every :func:`heartbeat_s`), so a long think never looks like a dead peer,
     and a host that restarted is caught up with as soon as it answers again.
     """
     table = session.table
@@ -123,7 +123,7 @@ async def run_peer(
                 if thinking is not None:
                     thinking.cancel()
                 thinking, thinking_at = asyncio.ensure_future(choose(observation)), session.asked_at
-            data = await intake.next((thinking, asking[1] if asking else None), HEARTBEAT_S)
+            data = await intake.next((thinking, asking[1] if asking else None), heartbeat_s(table))
             if thinking is not None and thinking.done():
                 done, thinking = thinking, None
                 try:
@@ -167,7 +167,7 @@ async def run_peer(
             if moving is not None:
                 await _show_evidence(session)
                 raise moving
-            if now - beat >= HEARTBEAT_S:
+            if now - beat >= heartbeat_s(table):
                 beat = now
                 await socket.send(session.hello())
             if on_event is not None:

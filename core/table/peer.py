@@ -719,6 +719,14 @@ def other_protocol(welcome: dict[str, Any]) -> str:
     return f"this table speaks {proto!r}, this atoll speaks {PROTOCOL!r}: {install}"
 
 
+def heartbeat_s(table: Table) -> float:
+    """Seconds between this peer's heartbeats at ``table``: :data:`HEARTBEAT_S`, or a third of the
+    table's host timeout when that is shorter. A host that is merely quiet (a seat thinking) answers
+    only heartbeats, so at one heartbeat per host timeout a healthy host would look gone."""
+    lobby = table.lobby
+    return HEARTBEAT_S if lobby is None else min(HEARTBEAT_S, lobby.host_timeout / 3)
+
+
 def next_host(table: Table, silent: float, passed_over: int) -> HostGone | None:
     """Who takes the table over after the host has been silent ``silent`` seconds: the first seat in
     order with a standby address after one host timeout, the next after two, and so on (skipping the

@@ -12,6 +12,8 @@ import time
 from collections.abc import Coroutine
 from pathlib import Path
 
+import pytest
+from nacl.signing import SigningKey
 from prompt_toolkit.application import create_app_session
 
 from atoll.app.hosting import HostPlan, host_table
@@ -20,6 +22,8 @@ from atoll.client.net_source import NetTable
 from atoll.net.encoding import fingerprint
 from atoll.net.identity import open_profile
 from atoll.table.audit import audit_log
+from atoll.table.host import Sequencer
+from atoll.table.peer import HEARTBEAT_S, heartbeat_s
 from atoll.table.reasons import EndReason
 from atoll.tui.screen import TableScreen
 from tests.table.harness import REGISTRY
@@ -172,3 +176,13 @@ def test_a_seat_away_when_its_host_closed_the_table_is_not_left_hosting_it_alone
                 await asyncio.gather(hosting, return_exceptions=True)
 
     asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("host_timeout", [1, 2, 6, 60])
+def test_a_peer_hears_a_quiet_healthy_host_at_least_twice_within_the_host_timeout(host_timeout: int) -> None:
+    # a host answers heartbeats only while a seat thinks: at one heartbeat per host timeout, the seats
+    # took a healthy new host for gone and a second seat took the table over from it
+    host = Sequencer.open("kariba-quiet", SigningKey.generate(), REGISTRY.game, game="kariba",
+                          variant="standard", seats=2, name="t", pin=REGISTRY.pin("kariba"),
+                          host_timeout=host_timeout)
+    assert heartbeat_s(host.table) <= min(HEARTBEAT_S, host_timeout / 3)
