@@ -112,7 +112,13 @@ async def run_peer(
     await socket.send(session.hello())
     try:
         # a seat handed over is played elsewhere; one that left waits for the host's choice elsewhere too
-        while not table.over() and table.handed_away is None and not table.awaits_choice():
+        while True:
+            # a copy that set aside what a host showed it alone is a new one: a move chosen for it, and
+            # everything else here, goes to that one (on the old copy it was dropped, and the seat
+            # never moved again)
+            table = session.table
+            if table.over() or table.handed_away is not None or table.awaits_choice():
+                break
             asking = await _ask(session, socket, asking)
             try:
                 observation = session.owes_move()

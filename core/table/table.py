@@ -1101,6 +1101,13 @@ class Table:
                                    "two histories; the take-over stands")
         named, self.deposed, self.deposed_host, self.fork = self.deposed, None, None, None
         self._named_in_log = False
+        if self.timeout is not None:
+            # the old host's ruling goes with it, in every copy alike: a copy that named the host from
+            # evidence shown directly dropped it then, and one that set entries aside took it in again
+            # afterwards; the new host gives the late seat a whole turn time again
+            late = self.lobby.seated[self.timeout.seat] if self.lobby is not None else ""
+            self.timeout, self.asking = None, None
+            self._event(entry, f"the old host's timeout of {self._who(late)} is void under the new host")
         why = "the host was gone" if named is None and evidence is None else "the host was named"
         withheld = self._withheld(entry)
         if withheld:

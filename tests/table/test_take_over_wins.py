@@ -222,3 +222,22 @@ def test_an_old_host_shown_the_take_over_directly_steps_down() -> None:
     new = takes_over(net, A)
     net.host.receive(b"", b"", hosting_notice(new))
     assert net.host.superseded_by == net.peers[A].table.me
+
+
+def test_the_old_hosts_open_timeout_is_void_under_the_new_host_in_every_copy_alike() -> None:
+    # a copy that named the host from evidence shown directly dropped the timeout then, and a copy that
+    # set entries aside took it in again from the new host: without one rule in the log, the copies
+    # disagreed, and in some the late seat forfeited (issue 26's fork test)
+    net = open_table("kariba", 3, turn_time=5.0)
+    for index, peer in enumerate(net.peers):
+        peer.session.standby = f"127.0.0.1:{47100 + index}"
+    start(net)
+    late = play_until_a_seat_owes_a_move(net)
+    taker, silent = [seat for seat in (A, B, C) if seat != late]
+    cut_off(net, silent)  # its answer never comes: the timeout stays open
+    net.tick(net.now + 60)
+    timeout = net.peers[taker].table.timeout
+    assert timeout is not None and timeout.seat == late
+    new = takes_over(net, taker)
+    assert new.table.timeout is None
+    assert any("timeout of" in e.text and "void under the new host" in e.text for e in new.table.events)
