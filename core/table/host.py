@@ -371,12 +371,28 @@ class Sequencer:
         turn_time = self.turn_time
         if turn_time is None or now - self._since[1] < turn_time + TIMEOUT_MARGIN_S or table.over():
             return out
+        if table.timeout is None and table.waits_on() and self._on_its_way(table.waits_on()[0], now):
+            self._since = (length, now)  # its turn time runs from when it can be here
+            return out
         if table.timeout is not None:
             out += self._sequence_own(Kind.ABORT, {"timeout": table.timeout.seq})
         elif table.waits_on():
             out += self._sequence_own(Kind.TIMEOUT, {"seat": table.waits_on()[0]})
         self._since = (len(table.log.entries), now)
         return out
+
+    def _on_its_way(self, seat: int, now: float) -> bool:
+        """Whether ``seat`` may still be following the table here after this seat took it over: it has
+        no link here, and the seats have not yet had a host timeout for every seat that could have
+        taken the table over, and one more. A seat still held by the old host (or trying the seats in
+        order) cannot be late at a host it has not reached; past that, it is timed as any seat."""
+        lobby = self.table.lobby
+        if not self.took_over or lobby is None or self._gather_from is None:
+            return False
+        author = lobby.seated[seat]
+        if author == self.table.me or author in self.connections.values():
+            return False
+        return now - self._gather_from < lobby.host_timeout * (len(self.table.successors()) + 1)
 
     def _sequence_own(self, kind: Kind, body: dict[str, object]) -> list[Outgoing]:
         message = own_envelope(self.table.compose(kind, body))

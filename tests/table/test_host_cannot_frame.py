@@ -285,9 +285,6 @@ class ForksOneSeat(Sequencer):
         return super()._sequence(message)
 
 
-@pytest.mark.xfail(strict=False, reason="issue 26, open: the seat shown the fork sometimes forfeits for time "
-                   "while it follows the next host (2 of 4 runs at 3 seats on an idle machine, also with a "
-                   "6 s turn time); the host is named and no seat is accused of cheating either way")
 @pytest.mark.parametrize(("seats", "game"), TABLES)
 def test_a_host_that_shows_one_seat_a_fork_is_named_by_every_peer_and_the_next_seat_hosts_the_game_on(
     seats: int, game: str, tmp_path: Path

@@ -241,3 +241,27 @@ def test_the_old_hosts_open_timeout_is_void_under_the_new_host_in_every_copy_ali
     new = takes_over(net, taker)
     assert new.table.timeout is None
     assert any("timeout of" in e.text and "void under the new host" in e.text for e in new.table.events)
+
+
+def test_a_new_host_times_a_seat_only_once_it_could_have_followed_the_table_there() -> None:
+    # a seat still held by the old host (shown nothing yet) cannot be late at a host it has not reached:
+    # timing it from the take-over named an innocent seat (issue 26's fork test, 1 run in 10)
+    net = open_table("kariba", 3, turn_time=5.0)
+    for index, peer in enumerate(net.peers):
+        peer.session.standby = f"127.0.0.1:{47100 + index}"
+    start(net)
+    late = play_until_a_seat_owes_a_move(net)
+    taker = next(seat for seat in (A, B, C) if seat != late)
+    new = takes_over(net, taker)
+    lobby = new.table.lobby
+    assert lobby is not None and lobby.turn_time == 5.0
+    grace = lobby.host_timeout * (len(new.table.successors()) + 1)
+    begun = net.now  # the take-over began then (it gathered first)
+    new.tick(begun + 3 * lobby.turn_time)
+    assert new.table.timeout is None  # on its way: not timed yet
+    new.tick(begun + grace - 0.5)
+    new.tick(begun + grace + 1)  # past the time every seat had to follow: its turn time runs
+    assert new.table.timeout is None
+    new.tick(begun + grace + 1 + lobby.turn_time)
+    timeout = new.table.timeout
+    assert timeout is not None and timeout.seat == late
