@@ -224,15 +224,21 @@ def test_an_old_host_shown_the_take_over_directly_steps_down() -> None:
     assert net.host.superseded_by == net.peers[A].table.me
 
 
-def test_the_old_hosts_open_timeout_is_void_under_the_new_host_in_every_copy_alike() -> None:
-    # a copy that named the host from evidence shown directly dropped the timeout then, and a copy that
-    # set entries aside took it in again from the new host: without one rule in the log, the copies
-    # disagreed, and in some the late seat forfeited (issue 26's fork test)
+def timed_table_of_three() -> tuple[Net, int]:
+    """A Kariba table of three with a 5 s turn time whose seats name standby addresses, the game under
+    way, and the seat that owes a move (not yet timed)."""
     net = open_table("kariba", 3, turn_time=5.0)
     for index, peer in enumerate(net.peers):
         peer.session.standby = f"127.0.0.1:{47100 + index}"
     start(net)
-    late = play_until_a_seat_owes_a_move(net)
+    return net, play_until_a_seat_owes_a_move(net)
+
+
+def test_the_old_hosts_open_timeout_is_void_under_the_new_host_in_every_copy_alike() -> None:
+    # a copy that named the host from evidence shown directly dropped the timeout then, and a copy that
+    # set entries aside took it in again from the new host: without one rule in the log, the copies
+    # disagreed, and in some the late seat forfeited (issue 26's fork test)
+    net, late = timed_table_of_three()
     taker, silent = [seat for seat in (A, B, C) if seat != late]
     cut_off(net, silent)  # its answer never comes: the timeout stays open
     net.tick(net.now + 60)
@@ -246,11 +252,7 @@ def test_the_old_hosts_open_timeout_is_void_under_the_new_host_in_every_copy_ali
 def test_a_new_host_times_a_seat_only_once_it_could_have_followed_the_table_there() -> None:
     # a seat still held by the old host (shown nothing yet) cannot be late at a host it has not reached:
     # timing it from the take-over named an innocent seat (issue 26's fork test, 1 run in 10)
-    net = open_table("kariba", 3, turn_time=5.0)
-    for index, peer in enumerate(net.peers):
-        peer.session.standby = f"127.0.0.1:{47100 + index}"
-    start(net)
-    late = play_until_a_seat_owes_a_move(net)
+    net, late = timed_table_of_three()
     taker = next(seat for seat in (A, B, C) if seat != late)
     new = takes_over(net, taker)
     lobby = new.table.lobby
