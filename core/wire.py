@@ -392,11 +392,21 @@ class ChatFrame(TypedDict):
     msg: dict[str, Any]
 
 
+class ErrorReason(StrEnum):
+    """What a peer's program reads in an ``error`` frame (its ``reason``); the ``text`` is for people."""
+
+    ALREADY_LOGGED = "already-logged"
+    """The message is in the log already: a repeat of an honest peer's (after a hand-over, or an entry
+    slow to come) is answered so, and both ends note it quietly."""
+
+
 class ErrorFrame(TypedDict):
-    """``error``: one line saying what was refused and why."""
+    """``error``: one line saying what was refused and why, and for a refusal a peer acts on, its
+    ``reason`` (a peer never matches the words)."""
 
     t: str
     text: str
+    reason: NotRequired[str]
 
 
 class PresenceFrame(TypedDict):

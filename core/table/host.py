@@ -30,7 +30,7 @@ from atoll.table.presence import changes
 from atoll.table.reasons import ALREADY_LOGGED, EndReason
 from atoll.table.table import OWED_MOST, Event, SealedKeeper, Table
 from atoll.table.takeover import take_over_wins
-from atoll.wire import PROTOCOL, Frame, KeptSeat, Kind, OnLeave
+from atoll.wire import PROTOCOL, ErrorReason, Frame, KeptSeat, Kind, OnLeave
 
 log = logging.getLogger("atoll.table.host")
 
@@ -270,7 +270,8 @@ class Sequencer:
             self.said_bye.add(message.author)
             return []
         if self.table.log.holds(message):  # before any other check: whatever else it is, it is a repeat
-            return self._refuse(connection, f"refused {message.kind}: {ALREADY_LOGGED}", quiet=True)
+            return self._refuse(connection, f"refused {message.kind}: {ALREADY_LOGGED}",
+                                reason=ErrorReason.ALREADY_LOGGED)
         try:
             # checked here as every peer will check it: an entry they would all refuse never enters
             self.table.log.check_seen(message, before=len(self.table.log.entries))
@@ -600,7 +601,13 @@ class Sequencer:
         read it): an error to its sender and a line in the host's log, as for any refused message."""
         return self._refuse(connection, f"refused: {text}")
 
-    def _refuse(self, connection: bytes, text: str, *, quiet: bool = False) -> list[Outgoing]:
+    def _refuse(self, connection: bytes, text: str, *, reason: ErrorReason | None = None) -> list[Outgoing]:
+        """The ``error`` frame refusing what ``connection`` sent; one with a ``reason`` the peer acts on
+        is no refusal worth a warning (a repeat of what the log holds)."""
         self.refused += 1
-        log.log(logging.DEBUG if quiet else logging.WARNING, "%s: %s", connection.hex() or "local", text)
-        return [(connection, frame(Frame.ERROR, text=text))] if connection else []
+        log.log(logging.WARNING if reason is None else logging.DEBUG, "%s: %s", connection.hex() or "local",
+                text)
+        if not connection:
+            return []
+        fields = {"text": text} if reason is None else {"text": text, "reason": str(reason)}
+        return [(connection, frame(Frame.ERROR, **fields))]

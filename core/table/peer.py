@@ -25,12 +25,11 @@ from atoll.pin import GamePin, require_same
 from atoll.table.frames import BATCH_ENTRIES, frame, read_frame
 from atoll.table.log import BadEntry, HostEquivocated
 from atoll.table.presence import changes
-from atoll.table.reasons import ALREADY_LOGGED
 from atoll.table.seating import SeatRefused, seat_of_colour
 from atoll.table.table import OWED_MOST, Event, Table
 from atoll.table.takeover import take_over_wins
 from atoll.types import Action
-from atoll.wire import PROTOCOL, Frame, Kind
+from atoll.wire import PROTOCOL, ErrorReason, Frame, Kind
 
 log = logging.getLogger("atoll.table.peer")
 
@@ -187,7 +186,7 @@ class PeerSession:
         kind = frm["t"]
         if kind == Frame.ERROR:
             text = str(frm.get("text"))[:300]
-            if text.endswith(ALREADY_LOGGED):  # this peer sent again what the log holds: nothing wrong
+            if frm.get("reason") == ErrorReason.ALREADY_LOGGED:  # sent again what the log holds: no fault
                 log.debug("host: %s", text)
                 return []
             self.errors.append(text)

@@ -30,7 +30,7 @@ from atoll.table.frames import read_frame
 from atoll.table.peer import Chooser
 from atoll.table.table import Table
 from atoll.types import Action
-from atoll.wire import PROTOCOL
+from atoll.wire import PROTOCOL, ErrorReason
 from tests.table.wire import WirePeer, WireTable, loopback_table, play, wait_for
 
 #: The n of every message the attacker signs, far above any honest peer's own counter.
@@ -63,6 +63,7 @@ class Attack:
 
     wire: WireTable | None = None
     errors: dict[str, str] = field(default_factory=dict)
+    reasons: dict[str, object] = field(default_factory=dict)
     flood_errors: list[str] = field(default_factory=list)
     illegal: bytes = b""
     refused: list[bytes] = field(default_factory=list)
@@ -76,9 +77,11 @@ def _sign(key: SigningKey, at: Table, n: int, body: dict[str, Any], **fields: An
     return seal(key, n=n, body=body, **values)
 
 
-async def _error(link: Any) -> str:
+async def _error(link: Any, reasons: dict[str, object] | None = None, what: str = "") -> str:
     frm = read_frame(await link.recv())
     assert frm["t"] == "error", frm
+    if reasons is not None:
+        reasons[what] = frm.get("reason")
     return str(frm["text"])
 
 
@@ -125,7 +128,7 @@ async def _attack(wire: WireTable, mover: WirePeer, other: WirePeer, record: Att
     }
     for what, (link, data) in sends.items():
         await link.send(data)
-        record.errors[what] = await _error(link)
+        record.errors[what] = await _error(link, record.reasons, what)
         record.refused.append(data)
     # over the table's limit, but under ZeroMQ's (which would cost the sender its connection without
     # a word): sent by a modified client, since an atoll peer refuses to send it at all
@@ -205,6 +208,9 @@ def test_a_seat_sending_its_own_logged_message_again_is_answered_but_kept_as_no_
     # the log holds changes nothing, so the host says so to its sender but writes no refusal line
     assert attacked.wire is not None
     assert REFUSED[REPEAT] in attacked.errors[REPEAT]
+    # the peer's program reads the reason, never the words; every other refusal has none
+    assert attacked.reasons[REPEAT] == ErrorReason.ALREADY_LOGGED
+    assert [r for what, r in attacked.reasons.items() if what != REPEAT and r is not None] == []
     lines = attacked.wire.host_lines[attacked.host_lines_before :]
     assert not any(attacked.errors[REPEAT] in line for line in lines)
 
