@@ -33,8 +33,10 @@ from typing import Any, NotRequired, TypedDict
 #: would seat people elsewhere. Version 6: a host the table names (a timeout the seats refute, two
 #: histories) or one that withholds a message every seat holds is replaced by the next seat, whose
 #: ``host`` entry may bring the evidence; a peer of version 5 would end the game there, or stay with
-#: the host (docs/decisions/0020).
-PROTOCOL = "atoll-table/6"
+#: the host (docs/decisions/0020). Version 7: a ``host`` entry voids the old host's open timeout, and
+#: an ``error`` frame may carry a ``reason`` (:class:`ErrorReason`); a peer of version 6 would keep the
+#: timeout open and disagree with the others after a take-over (docs/decisions/0028, point 6).
+PROTOCOL = "atoll-table/7"
 
 
 class Kind(StrEnum):

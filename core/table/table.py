@@ -116,6 +116,10 @@ REFUSAL_ROOM = 4096
 #: audited by the rules it was played under (the host's clock, witnessed at once).
 SIGNED_TIMING_VERSION = 5
 
+#: The first protocol version whose ``host`` entry voids the old host's open timeout (decision 0028,
+#: point 6): a log of an earlier one keeps the timeout open across a take-over, as it was played.
+TAKE_OVER_VOIDS_TIMEOUT_VERSION = 7
+
 
 @dataclass
 class Event:
@@ -171,6 +175,8 @@ class Lobby:
     """Seconds a seat may take over what it owes (the signed ``open``); ``None``: no forfeit for time."""
     signed_timing: bool = True
     """Whether the ``open`` entry signs the turn time (a log of protocol 5 or later)."""
+    take_over_voids_timeout: bool = True
+    """Whether a ``host`` entry voids the old host's open timeout (a log of protocol 7 or later)."""
 
     def full(self) -> bool:
         """Whether every seat is taken (the game has started)."""
@@ -704,6 +710,7 @@ class Table:
             self.lobby.on_leave = OnLeave(on_leave)
             self.lobby.turn_time = None if turn_ms is None else turn_ms / 1000
             self.lobby.signed_timing = _version(message.v) >= SIGNED_TIMING_VERSION
+            self.lobby.take_over_voids_timeout = _version(message.v) >= TAKE_OVER_VOIDS_TIMEOUT_VERSION
             self.lobby.kept, self.lobby.colours = kept, colours
         except (KeyError, ValueError, AtollError) as exc:
             self._stop(entry, unplayable(str(exc)))
@@ -1101,11 +1108,11 @@ class Table:
                                    "two histories; the take-over stands")
         named, self.deposed, self.deposed_host, self.fork = self.deposed, None, None, None
         self._named_in_log = False
-        if self.timeout is not None:
+        if self.timeout is not None and self.lobby is not None and self.lobby.take_over_voids_timeout:
             # the old host's ruling goes with it, in every copy alike: a copy that named the host from
             # evidence shown directly dropped it then, and one that set entries aside took it in again
             # afterwards; the new host gives the late seat a whole turn time again
-            late = self.lobby.seated[self.timeout.seat] if self.lobby is not None else ""
+            late = self.lobby.seated[self.timeout.seat]
             self.timeout, self.asking = None, None
             self._event(entry, f"the old host's timeout of {self._who(late)} is void under the new host")
         why = "the host was gone" if named is None and evidence is None else "the host was named"

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from atoll.app.hosting import why_replaced
 from atoll.net.curve import curve_of
 from atoll.net.envelope import open_envelope
@@ -265,5 +267,19 @@ def test_a_new_host_times_a_seat_only_once_it_could_have_followed_the_table_ther
     new.tick(begun + grace + 1)  # past the time every seat had to follow: its turn time runs
     assert new.table.timeout is None
     new.tick(begun + grace + 1 + lobby.turn_time)
+    timeout = new.table.timeout
+    assert timeout is not None and timeout.seat == late
+
+
+def test_a_log_of_protocol_six_keeps_the_old_hosts_timeout_open_as_it_was_played(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    for module in ("atoll.table.table", "atoll.table.host", "atoll.table.peer"):  # an atoll of version 6
+        monkeypatch.setattr(f"{module}.PROTOCOL", "atoll-table/6")
+    net, late = timed_table_of_three()
+    taker, silent = [seat for seat in (A, B, C) if seat != late]
+    cut_off(net, silent)
+    net.tick(net.now + 60)
+    new = takes_over(net, taker)
     timeout = new.table.timeout
     assert timeout is not None and timeout.seat == late
