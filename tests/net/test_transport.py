@@ -9,7 +9,7 @@ import pytest
 from nacl.signing import SigningKey
 
 from atoll.net.envelope import MAX_MESSAGE, MessageTooLarge
-from atoll.net.transport import PeerSocket, curve_keys
+from atoll.net.transport import HostSocket, PeerSocket, curve_keys
 from tests.net.loopback import host_and_peer
 
 
@@ -29,22 +29,37 @@ def test_a_peer_refuses_to_send_a_message_over_the_tables_limit_naming_both_size
     asyncio.run(run())
 
 
+async def linked(host: HostSocket, peer: PeerSocket) -> bytes:
+    """The host's connection id of ``peer``, learnt from a first message."""
+    await peer.send(b"hello")
+    connection, _key, data = await host.recv()
+    assert data == b"hello"
+    return connection
+
+
+async def until_waiting(peer: PeerSocket) -> None:
+    """Until a message from the host waits at ``peer`` (at most 5 s)."""
+    await asyncio.wait_for(_poll(peer), 5)
+
+
+async def _poll(peer: PeerSocket) -> None:
+    while not peer.pending():
+        await asyncio.sleep(0.01)
+
+
 def test_a_message_of_several_frames_from_the_host_is_dropped_unread_and_the_next_one_arrives() -> None:
     # a host's ROUTER sends every message as one frame; reading another part-way and then losing the
     # link (which a hostile host can cause with an oversize frame) aborts the peer's ZeroMQ
     async def run() -> None:
         async with host_and_peer() as (host, peer):
-            await peer.send(b"hello")
-            connection, _key, data = await host.recv()
-            assert data == b"hello"
+            connection = await linked(host, peer)
             await host.socket.send_multipart([connection, b"one part", b"and another"])
             await host.socket.send_multipart([connection, b"a message"])
             assert await asyncio.wait_for(peer.recv(), 5) == b"a message"
-            await asyncio.sleep(0.1)  # now both wait, and are taken without waiting
+            # now both wait already, and are taken without waiting
             await host.socket.send_multipart([connection, b"one part", b"and another"])
             await host.socket.send_multipart([connection, b"the next"])
-            await asyncio.sleep(0.1)
-            assert peer.pending()
+            await until_waiting(peer)
             assert await asyncio.wait_for(peer.recv(), 5) == b"the next"
 
     asyncio.run(run())
@@ -55,11 +70,9 @@ def test_a_peer_taking_what_waits_finds_nothing_in_a_message_of_several_frames_a
     # the next, which may come only after this peer's own move
     async def run() -> None:
         async with host_and_peer() as (host, peer):
-            await peer.send(b"hello")
-            connection, _key, _data = await host.recv()
+            connection = await linked(host, peer)
             await host.socket.send_multipart([connection, b"one part", b"and another"])
-            await asyncio.sleep(0.1)
-            assert peer.pending()
+            await until_waiting(peer)
             assert peer.take() is None
             assert not peer.pending()
 
