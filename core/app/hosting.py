@@ -2,7 +2,11 @@
 
 :func:`host_table` sets up everything a hosted table needs on this machine (identity, table folder
 and secrets, sockets, DNS-SD, bot processes) and tears it down again, also when the game fails;
-:func:`resume_host` opens an unfinished one again."""
+:func:`resume_host` opens an unfinished one again.
+
+Why one module of over 500 lines: opening, resuming and rejoining a hosted table share one set-up
+and one teardown (sockets, files, bots, the announcement), which must stay in one order, also when the
+game fails; the host loop, the bots, the big screen and the hand-over are modules of their own."""
 
 from __future__ import annotations
 

@@ -3,6 +3,10 @@
 :class:`PeerSession` holds what a peer does with the host's frames: it checks each entry into its own
 :class:`~atoll.table.table.Table`, notices when its seat must move, and collects the messages to
 send. :func:`atoll.app.peer_loop.run_peer` carries it over a socket.
+
+Why one module of over 500 lines: :class:`PeerSession` is one state machine over one link (synced or
+not, which entries are owed, which copy of the log is kept, who hosts); its handlers all change that
+state. The table, the frames, the seating rules and the take-over rule are modules of their own.
 """
 
 from __future__ import annotations
