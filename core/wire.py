@@ -36,7 +36,9 @@ from typing import Any, NotRequired, TypedDict
 #: the host (docs/decisions/0020). Version 7: a ``host`` entry voids the old host's open timeout, and
 #: an ``error`` frame may carry a ``reason`` (:class:`ErrorReason`); a peer of version 6 would keep the
 #: timeout open and disagree with the others after a take-over (docs/decisions/0028, point 6).
-PROTOCOL = "atoll-table/7"
+#: Version 8: a host the log named is never a successor again; a peer of version 7 could follow it
+#: back when the next host went quiet (docs/decisions/0020).
+PROTOCOL = "atoll-table/8"
 
 
 class Kind(StrEnum):

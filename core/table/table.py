@@ -120,6 +120,10 @@ SIGNED_TIMING_VERSION = 5
 #: point 6): a log of an earlier one keeps the timeout open across a take-over, as it was played.
 TAKE_OVER_VOIDS_TIMEOUT_VERSION = 7
 
+#: The first protocol version in which a host the log named never takes the table over again (decision
+#: 0020): in a log of an earlier one a named host that named a standby address stays a successor.
+NAMED_HOST_BARRED_VERSION = 8
+
 
 @dataclass
 class Event:
@@ -177,6 +181,8 @@ class Lobby:
     """Whether the ``open`` entry signs the turn time (a log of protocol 5 or later)."""
     take_over_voids_timeout: bool = True
     """Whether a ``host`` entry voids the old host's open timeout (a log of protocol 7 or later)."""
+    named_host_barred: bool = True
+    """Whether a host the log named is no longer a successor (a log of protocol 8 or later)."""
 
     def full(self) -> bool:
         """Whether every seat is taken (the game has started)."""
@@ -376,6 +382,8 @@ class Table:
         """The proof that the host signed two histories, once this peer holds it (the next host logs it)."""
         self.hosts_named: list[tuple[int, Ending]] = []
         """Every host the log names and the table moved away from: (the entry, the verdict)."""
+        self.named_hosts: list[str] = []
+        """The identity (hex) of each host in :attr:`hosts_named`, in the same order."""
         self._named_in_log = False
         self.hosts_replaced: list[tuple[int, str]] = []
         """Every host the table moved away from, unnamed, because it withheld messages every peer held."""
@@ -586,12 +594,13 @@ class Table:
             self.log.hand_over(entry.seq, bytes.fromhex(entry.message.author))
 
     def successors(self) -> list[str]:
-        """The seats that may take the table over, in the order they do (seat order, the host left out)."""
+        """The seats that may take the table over, in the order they do (seat order, the host left out,
+        and every host the log named: one caught framing a seat never hosts this table again)."""
         lobby = self.lobby
         if lobby is None:
             return []
-        host = self._host_hex()
-        return [a for a in lobby.seated if a != host and a in lobby.standby]
+        barred = {self._host_hex(), *(self.named_hosts if lobby.named_host_barred else ())}
+        return [a for a in lobby.seated if a not in barred and a in lobby.standby]
 
     def restore_entry(self, data: dict[str, Any]) -> None:
         """Fold in an entry read back from this peer's own disk (checked again, not written again)."""
@@ -711,6 +720,7 @@ class Table:
             self.lobby.turn_time = None if turn_ms is None else turn_ms / 1000
             self.lobby.signed_timing = _version(message.v) >= SIGNED_TIMING_VERSION
             self.lobby.take_over_voids_timeout = _version(message.v) >= TAKE_OVER_VOIDS_TIMEOUT_VERSION
+            self.lobby.named_host_barred = _version(message.v) >= NAMED_HOST_BARRED_VERSION
             self.lobby.kept, self.lobby.colours = kept, colours
         except (KeyError, ValueError, AtollError) as exc:
             self._stop(entry, unplayable(str(exc)))
@@ -1069,6 +1079,7 @@ class Table:
         fresh.events.append(Event(f"entries {seq} to {last} of this copy are set aside: {why}", seq - 1))
         fresh.deposed, fresh.deposed_host, fresh.fork = self.deposed, self.deposed_host, self.fork
         fresh.hosts_named, fresh.direct, fresh.pipeline = self.hosts_named, self.direct, self.pipeline
+        fresh.named_hosts = self.named_hosts
         if fresh.engine is not None and self.pipeline:
             fresh.engine.pipelined()
         return fresh
@@ -1087,6 +1098,7 @@ class Table:
             return
         if logged:
             self.hosts_named.append((entry.seq, ending))
+            self.named_hosts.append(self._host_hex())
         self._named_in_log = logged
         self.deposed, self.deposed_host = ending, self._host_hex()
         next_host = self._who(successors[0])
@@ -1103,6 +1115,7 @@ class Table:
                 detail = (f"it signed two different heads for entry {evidence['seq']} (the evidence is in "
                           f"entry {entry.seq})")
                 self.hosts_named.append((entry.seq, host_equivocated(detail)))
+                self.named_hosts.append(old)
             else:
                 self._event(entry, f"the evidence against the host {old[:16]} in this entry does not prove "
                                    "two histories; the take-over stands")

@@ -16,6 +16,7 @@ from atoll.net.curve import curve_of
 from atoll.net.envelope import open_envelope
 from atoll.table.host import GATHER_S, Sequencer
 from atoll.table.peer import HostGone
+from atoll.table.reasons import EndReason
 from atoll.table.table import Table
 from atoll.table.takeover import take_over_wins
 from atoll.wire import Kind
@@ -283,3 +284,38 @@ def test_a_log_of_protocol_six_keeps_the_old_hosts_timeout_open_as_it_was_played
     new = takes_over(net, taker)
     timeout = new.table.timeout
     assert timeout is not None and timeout.seat == late
+
+
+def a_host_named_after_taking_over(net: Net) -> tuple[str, Peer, Peer]:
+    """Seat A takes the table over and B and C follow it; A states a timeout at this table without a
+    turn time, every copy names it, and B takes the table over from it. Returns A's identity (hex) and
+    the peers of B and C."""
+    new = takes_over(net, A)
+    net.host = new  # B and C reach the seat that hosts now
+    for index in (B, C):
+        link(net.peers[index], new, net.peers[index].connection)
+    late = next(index for index in (B, C) if net.peers[index].session.owes_move() is not None)
+    net.deliver(new._sequence_own(Kind.TIMEOUT, {"seat": late}))
+    for index in (B, C):
+        table = net.peers[index].table
+        assert [e.reason for _, e in table.hosts_named] == [EndReason.HOST_TIMED], table.events[-3:]
+    b = net.peers[B]
+    assert takes_over(net, B).took_over_at is not None
+    return new.key.verify_key.encode().hex(), b, net.peers[C]
+
+
+def test_a_host_the_table_named_never_takes_it_over_again() -> None:
+    # a named host that had named a standby address (it was a seat first) stayed among the successors:
+    # when the next host went quiet in turn, every copy could follow it back (decision 0020)
+    named, b, c = a_host_named_after_taking_over(table_of_three())
+    assert b.table.named_hosts == [named]
+    assert b.table.successors() == [c.table.me]  # were C to go quiet, nobody takes over: not A
+
+
+def test_a_log_of_protocol_seven_keeps_a_named_host_among_the_successors_as_it_was_played(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    for module in ("atoll.table.table", "atoll.table.host", "atoll.table.peer"):  # an atoll of version 7
+        monkeypatch.setattr(f"{module}.PROTOCOL", "atoll-table/7")
+    named, b, c = a_host_named_after_taking_over(table_of_three())
+    assert b.table.successors() == [named, c.table.me]
