@@ -60,6 +60,10 @@ def shell_key(curve_z85: bytes | str) -> str:
 def parse_pin(text: str) -> Pin:
     """The pin after ``#``: a fingerprint, a base32 CURVE key or a z85 CURVE key; BadAddress otherwise."""
     bare = text.strip()
+    # a z85 key first: its punctuation, read as a typed fingerprint's separators, could leave exactly a
+    # fingerprint's 24 letters and digits (about one key in 200)
+    if len(bare) == Z85_SIZE and _is_z85(bare):
+        return Pin(curve=bare.encode())
     if _FINGERPRINT.fullmatch(normal_fingerprint(bare)):
         return Pin(fingerprint=normal_fingerprint(bare))
     if _BASE32.fullmatch(bare.lower()):
@@ -69,15 +73,19 @@ def parse_pin(text: str) -> Pin:
             raise BadAddress(f"the key after '#' is not base32: {exc}") from exc
         return Pin(curve=z85.encode(raw))
     if len(bare) == Z85_SIZE:
-        try:
-            z85.decode(bare.encode())
-        except (ValueError, KeyError) as exc:
-            raise BadAddress(f"the 40-character key after '#' is not z85 ({exc})") from exc
-        return Pin(curve=bare.encode())
+        raise BadAddress("the 40-character key after '#' is not z85; copy it again from the host's line")
     raise BadAddress(
         f"after '#' comes the host's fingerprint (xxxx-xxxx-xxxx-xxxx-xxxx-xxxx) or its CURVE key "
         f"(52 letters of base32, or 40 of z85), not {bare!r}"
     )
+
+
+def _is_z85(text: str) -> bool:
+    try:
+        z85.decode(text.encode())
+    except (ValueError, KeyError, OverflowError):
+        return False
+    return True
 
 
 def parse_address(text: str) -> Address:

@@ -147,6 +147,12 @@ def test_every_key_form_of_a_join_line_is_read() -> None:
     assert parse_address("[fe80::1]:47000") == Address(("fe80::1",), 47000)
 
 
+def test_a_z85_key_whose_letters_look_like_a_fingerprint_is_read_as_the_key() -> None:
+    # its dots, read as a typed fingerprint's separators, leave exactly 24 letters
+    key = "abcd.efgh.ijkl.mnop.qrst.uvwx..........."
+    assert parse_address(f"127.0.0.1:47000#{key}").pin == Pin(curve=key.encode())
+
+
 def test_spectators_may_come_late_unless_the_host_refuses_them() -> None:
     assert build_parser(["host", "kariba"]).parse_args(["host", "kariba"]).late_watchers is True
     refusing = ["host", "kariba", "--no-late-watchers"]
