@@ -30,8 +30,9 @@ def main(args: list[str]) -> int:
     ensure_system_packages()
     print("== pytest", file=sys.stderr, flush=True)
     # -n auto: one worker per core; worksteal keeps both busy when a few tests are long
-    return subprocess.run([str(python), "-m", "pytest", "-n", "auto", "--dist", "worksteal", *args],
-                          cwd=ROOT).returncode
+    # --durations: the slowest tests are named in every run, so the suite's time is watched
+    pytest = [str(python), "-m", "pytest", "-n", "auto", "--dist", "worksteal", "--durations=15"]
+    return subprocess.run([*pytest, *args], cwd=ROOT).returncode
 
 
 if __name__ == "__main__":

@@ -1,8 +1,8 @@
 """Random games from start to end: no error, no stuck state, the bookkeeping always right.
 
 The 300 games per variant and seat count take several minutes (random players wander for
-hundreds of rounds in the children's and family games), so they are marked ``slow``; a few
-games per variant, checked at every step, run always.
+hundreds of rounds in the children's and family games): the suite plays the first 50 of each, and
+``scripts/long-runs`` all 300. A few games per variant, checked at every step, run always.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from atoll import End
 from atoll.bots.random_bot import RandomBot
 from atoll.engine import LocalResolver, Match, run
 from tests.kiribati.scenario import GAME, assert_consistent
+from tests.long_runs import batches
 
 CONFIGS = [(variant, seats) for variant in GAME.info.variants for seats in range(2, 6)]
 GAMES = 300
@@ -46,9 +47,10 @@ BATCH = 50
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("first", range(0, GAMES, BATCH))
+@pytest.mark.parametrize("first", batches(GAMES, BATCH))
 @pytest.mark.parametrize(("variant", "seats"), CONFIGS)
 def test_three_hundred_random_games_end_without_error(variant: str, seats: int, first: int) -> None:
-    """300 random games per variant and seat count end properly (K28, K46), 50 to a batch."""
+    """300 random games per variant and seat count end properly (K28, K46), 50 to a batch (the
+    first batch in the suite, every batch in ``scripts/long-runs``)."""
     for seed in range(first, first + BATCH):
         play_random(variant, seats, seed)

@@ -1,7 +1,8 @@
 """Random games from start to end: they finish, keep their books, and replay (rules S16-S19).
 
-The 300 games per seat count are marked ``slow`` and run in batches of 50 so that test workers
-share them out; a few games checked at every step run always. (The conformance kit and
+The 300 games per seat count run in batches of 50 so that test workers share them out: the
+suite plays the first batch, ``scripts/long-runs`` every batch. A few games checked at every step
+run always. (The conformance kit and
 OpenSpiel's ``random_sim_test`` run over every installed game, Survival included, for 2, 3
 and 4 seats in ``tests/test_conformance.py`` and ``tests/test_openspiel.py``.)
 """
@@ -23,6 +24,7 @@ from atoll.plugins.survival.obstacles import walls
 from atoll.plugins.survival.state import index_tokens
 from atoll.registry import load_registry
 from tests.fair.helpers import played_through
+from tests.long_runs import batches
 from tests.survival.scenario import GAME
 
 GAMES = 300
@@ -74,10 +76,11 @@ def test_random_games_keep_their_books_at_every_step(seats: int) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("first", range(0, GAMES, BATCH))
+@pytest.mark.parametrize("first", batches(GAMES, BATCH))
 @pytest.mark.parametrize("seats", [2, 3, 4])
 def test_three_hundred_random_games_per_seat_count_end_properly(seats: int, first: int) -> None:
-    """S17, S19: 300 random games per seat count end with the right scores, 50 to a batch."""
+    """S17, S19: 300 random games per seat count end with the right scores, 50 to a batch (the first
+    batch in the suite, every batch in ``scripts/long-runs``)."""
     for seed in range(first, first + BATCH):
         play_random(seats, seed)
 
