@@ -29,7 +29,8 @@ def main(args: list[str]) -> int:
             return done.returncode
     ensure_system_packages()
     print("== pytest", file=sys.stderr, flush=True)
-    # -n auto: one worker per core; worksteal keeps both busy when a few tests are long
+    # -n auto: two workers per core (tests/conftest.py: most tests wait on processes and timeouts);
+    # worksteal keeps them all busy when a few tests are long
     # --durations: the slowest tests are named in every run, so the suite's time is watched
     pytest = [str(python), "-m", "pytest", "-n", "auto", "--dist", "worksteal", "--durations=15"]
     return subprocess.run([*pytest, *args], cwd=ROOT).returncode
