@@ -47,6 +47,7 @@ def unlinked_modules() -> list[str]:
 WORKERS_PER_CORE = 2
 
 
+@pytest.hookimpl(optionalhook=True)  # the suite also runs where pytest-xdist is not installed (the sdist's)
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
     """How many workers ``-n auto`` starts: :data:`WORKERS_PER_CORE` a core, unless
     ``PYTEST_XDIST_AUTO_NUM_WORKERS`` says (pytest-xdist's own setting, left to it)."""
