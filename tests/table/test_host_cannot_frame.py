@@ -287,7 +287,7 @@ class ForksOneSeat(Sequencer):
 
 @pytest.mark.xfail(strict=False, reason="issue 26, open: the seat shown the fork forfeited for time "
                    "while it followed the next host in 1 of 2 runs of this file beside the wire fuzz on 2 "
-                   "cores (after decision 0028 points 6 and 7), and the cause is not found; since then 60 "
+                   "cores (after decision 0028 points 6 and 7), and the cause is not found; since then 84 "
                    "tables passed under load; no seat is accused of cheating either way")
 @pytest.mark.parametrize(("seats", "game"), TABLES)
 def test_a_host_that_shows_one_seat_a_fork_is_named_by_every_peer_and_the_next_seat_hosts_the_game_on(
