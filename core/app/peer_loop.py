@@ -106,11 +106,15 @@ async def run_peer(
     beat = heard = loop.time()
     quiet = False
     table.pipelined()  # answers to a deck's shuffle or lock leave first; their proofs are checked right after
-    side, asking = _side_door(session), None
+    side: SideDoor | None = None
+    asking: Asking | None = None
     giving: list[asyncio.Task[None]] = []
-    session.linked_to = z85.decode(socket.server)
-    await socket.send(session.hello())
     try:
+        # in here, so that a loop stopped at its first send still closes its side door: a socket left
+        # open held the standby address, and its context hung the process when it was collected
+        side = _side_door(session)
+        session.linked_to = z85.decode(socket.server)
+        await socket.send(session.hello())
         # a seat handed over is played elsewhere; one that left waits for the host's choice elsewhere too
         while True:
             # a copy that set aside what a host showed it alone is a new one: a move chosen for it, and

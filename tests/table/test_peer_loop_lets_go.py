@@ -1,0 +1,78 @@
+"""A peer's loop lets go of what it opened however it stops (sockets on loopback, no host).
+
+A seat with a standby address listens there while it plays. A loop stopped at its very first send
+(a link whose queue is full: the host gone, its messages piling up) once left that socket open: the
+address stayed taken, and when the forgotten socket was collected, closing its ZeroMQ context could
+hang the process."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket as sockets
+
+import zmq
+from nacl.signing import SigningKey
+
+from atoll.app.peer_loop import run_peer
+from atoll.net.transport import PeerSocket, curve_keys
+from atoll.table.peer import PeerSession
+from atoll.table.table import Table
+from tests.table.harness import REGISTRY
+
+
+def free_port() -> int:
+    with sockets.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def bindable(port: int) -> bool:
+    with sockets.socket() as probe:
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+        return True
+
+
+def full_link(key: SigningKey, host_key: SigningKey) -> PeerSocket:
+    """A link to a port where nobody listens, its send queue full: the next send waits."""
+    link = PeerSocket(key, curve_keys(host_key)[0])
+    link.connect("127.0.0.1", free_port())
+    while True:
+        try:
+            link.socket.send(b"{}", flags=zmq.NOBLOCK).result()
+        except zmq.Again:
+            return link
+
+
+def test_a_seat_stopped_at_its_first_send_lets_its_standby_address_go() -> None:
+    async def run() -> None:
+        host_key, key = SigningKey(os.urandom(32)), SigningKey(os.urandom(32))
+        table = Table(f"lets-go-{os.urandom(4).hex()}", host_key.verify_key.encode(), key, REGISTRY.game)
+        session = PeerSession(table, "sit", "p0", REGISTRY.installed_pin)
+        standby = free_port()
+        session.standby = f"127.0.0.1:{standby}"
+        link = full_link(key, host_key)
+        try:
+            playing = asyncio.ensure_future(run_peer(session, link, None))
+            for _ in range(500):  # the side door is open once the loop has said which host it reaches
+                if session.linked_to is not None:
+                    break
+                await asyncio.sleep(0.01)
+            assert session.linked_to is not None and not bindable(standby)
+            await asyncio.sleep(0.1)  # its hello waits for room
+            assert not playing.done()
+            playing.cancel()
+            await asyncio.gather(playing, return_exceptions=True)
+            for _ in range(200):  # ZeroMQ lets the port go in its own thread, a moment after the close
+                if bindable(standby):
+                    break
+                await asyncio.sleep(0.01)
+            assert bindable(standby)
+        finally:
+            link.close()
+
+    asyncio.run(run())
