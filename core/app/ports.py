@@ -72,17 +72,21 @@ async def listen(
     return port
 
 
+def port_free(address: str, port: int) -> bool:
+    """Whether a TCP socket can bind ``address:port`` now."""
+    import socket as sockets
+
+    with sockets.socket() as probe:
+        try:
+            probe.bind((address, port))
+        except OSError:
+            return False
+    return True
+
+
 def free_pair(address: str) -> int | None:
     """A port P with P+1 free too on ``address`` now (``None`` if none is found in a few tries)."""
     import socket as sockets
-
-    def free(port: int) -> bool:
-        with sockets.socket() as probe:
-            try:
-                probe.bind((address, port))
-            except OSError:
-                return False
-        return True
 
     for _ in range(20):
         with sockets.socket() as probe:
@@ -91,7 +95,7 @@ def free_pair(address: str) -> int | None:
             except OSError:
                 return None
             port = int(probe.getsockname()[1])
-        if port < 65000 and free(port) and free(port + 1):
+        if port < 65000 and port_free(address, port) and port_free(address, port + 1):
             return port
     return None
 

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import asyncio
 import os
-import socket as sockets
 
 import zmq
 from nacl.signing import SigningKey
 
 from atoll.app.peer_loop import run_peer
+from atoll.app.ports import free_pair, port_free
 from atoll.net.transport import PeerSocket, curve_keys
 from atoll.table.peer import PeerSession
 from atoll.table.table import Table
@@ -22,19 +22,13 @@ from tests.table.harness import REGISTRY
 
 
 def free_port() -> int:
-    with sockets.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
+    port = free_pair("127.0.0.1")
+    assert port is not None
+    return port
 
 
 def bindable(port: int) -> bool:
-    with sockets.socket() as probe:
-        try:
-            probe.bind(("127.0.0.1", port))
-        except OSError:
-            return False
-        return True
+    return port_free("127.0.0.1", port)
 
 
 def full_link(key: SigningKey, host_key: SigningKey) -> PeerSocket:

@@ -312,6 +312,19 @@ def test_a_host_the_table_named_never_takes_it_over_again() -> None:
     assert b.table.successors() == [c.table.me]  # were C to go quiet, nobody takes over: not A
 
 
+def test_a_host_that_was_only_gone_stays_among_the_successors() -> None:
+    # it may have lost its link for a moment: only a host the log named is barred
+    net = table_of_three()
+    gone = takes_over(net, A)
+    net.host = gone
+    for index in (B, C):
+        link(net.peers[index], gone, net.peers[index].connection)
+    b, c = net.peers[B], net.peers[C]
+    assert takes_over(net, B).took_over_at is not None  # A went quiet; nobody named it
+    assert b.table.named_hosts == []
+    assert b.table.successors() == [gone.key.verify_key.encode().hex(), c.table.me]
+
+
 def test_a_log_of_protocol_seven_keeps_a_named_host_among_the_successors_as_it_was_played(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
