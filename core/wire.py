@@ -37,8 +37,11 @@ from typing import Any, NotRequired, TypedDict
 #: an ``error`` frame may carry a ``reason`` (:class:`ErrorReason`); a peer of version 6 would keep the
 #: timeout open and disagree with the others after a take-over (docs/decisions/0028, point 6).
 #: Version 8: a host the log named is never a successor again; a peer of version 7 could follow it
-#: back when the next host went quiet (docs/decisions/0020).
-PROTOCOL = "atoll-table/8"
+#: back when the next host went quiet (docs/decisions/0020). Version 9: two entries the host signed
+#: for one position name it even when one was refused (a replayed message), and a ``host`` entry's
+#: proof must be signed by the host it replaces; a peer of version 8 would stay with such a host, or
+#: name the one replaced where the others do not (docs/decisions/0020).
+PROTOCOL = "atoll-table/9"
 
 
 class Kind(StrEnum):
@@ -432,10 +435,15 @@ class NeedFrame(TypedDict):
 
 
 class OwedFrame(TypedDict):
-    """``owed``: the messages this seat sent that its log does not hold (envelopes, their JSON form)."""
+    """``owed``: the messages this seat sent that its log does not hold (envelopes, their JSON form).
+    Answering an ``ask``, also what this seat holds: ``seen``, the host-signed head of its last entry,
+    and ``evidence``, its proof that the host signed two histories, if it has one (each checked with the
+    host's key alone: a seat the host showed another history is late through no fault of its own)."""
 
     t: str
     msgs: list[dict[str, Any]]
+    seen: NotRequired[dict[str, Any]]
+    evidence: NotRequired[dict[str, Any]]
 
 
 class Step(StrEnum):

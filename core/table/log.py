@@ -120,6 +120,10 @@ class TableLog:
         self._vouched: dict[int, tuple[str, bytes, Any]] = {}
         """Position -> the head the host's signature on a later entry covers, the canonical bytes of
         the message there (made once) and that message object itself (see :meth:`vouch`)."""
+        self._refused: dict[int, dict[str, Any]] = {}
+        """Position -> the signed head of an entry the host signed there that this log refused (a
+        message already held, another table's, a view it never signed): another entry it signs for
+        that position proves two histories (see :meth:`check`)."""
         self._file: IO[str] | None = None
         self.path = path
         if path is not None:
@@ -191,11 +195,11 @@ class TableLog:
             return self._vouch_for(run)
         return 0
 
-    def signed_by_host(self, seq: int, head: str, signature: Any) -> bool:
-        """Whether ``signature`` is the host's (at ``seq``) over ``head`` at ``seq``."""
+    def signed_by_host(self, seq: int, head: str, signature: Any, *, host: VerifyKey | None = None) -> bool:
+        """Whether ``signature`` is the host's (at ``seq``, or ``host``) over ``head`` at ``seq``."""
         try:
             signed = sequencing_bytes(self.table, seq, head)
-            self.host_at(seq).verify(signed, strict_hex(signature, 64, "host signature"))
+            (host or self.host_at(seq)).verify(signed, strict_hex(signature, 64, "host signature"))
         except (ValueError, TypeError, BadSignatureError):
             return False
         return True
@@ -235,11 +239,21 @@ class TableLog:
                 )
             except (ValueError, TypeError, BadSignatureError) as exc:
                 raise BadHostSignature(f"entry {seq}: {exc}") from exc
-        if message.table != self.table:
-            raise BadEntry(f"entry {seq} carries a message of table {message.table!r}")
-        # what the author saw is checked before the chain: a host that forked this peer's history
-        # away from the author's is caught by the author's signed view of it
-        self.check_seen(message, before=seq)
+        try:
+            if message.table != self.table:
+                raise BadEntry(f"entry {seq} carries a message of table {message.table!r}")
+            # what the author saw is checked before the chain: a host that forked this peer's history
+            # away from the author's is caught by the author's signed view of it
+            self.check_seen(message, before=seq)
+            if prev == self.head and self.holds(message):
+                raise BadEntry(f"entry {seq} repeats message {message.n} of {message.author[:16]}")
+        except BadEntry:
+            if prev == self.head and new_host is None and self.signed_by_host(seq, head, data["host"]):
+                # the host signed this entry for this position: a second one there is a fork
+                self._refused[seq] = {"seq": seq, "head": head, "host": data["host"]}
+            raise
+        if new_host is None and seq in self._refused:
+            self._refused_before(seq, head, data["host"])
         if prev != self.head:
             if seq > 0 and (new_host is not None or vouched_head != head):
                 # the host signed this entry after another head than the one it signed for this peer
@@ -249,9 +263,18 @@ class TableLog:
                     {"seq": seq - 1, "ours": self.entries[seq - 1].seen(), "next": data},
                 )
             raise BadEntry(f"entry {seq} does not follow this peer's head")
-        if self.holds(message):
-            raise BadEntry(f"entry {seq} repeats message {message.n} of {message.author[:16]}")
         return Entry(seq, prev, head, data["host"], message)
+
+    def _refused_before(self, seq: int, head: str, signature: Any) -> None:
+        """Raise HostEquivocated if the host signed another entry at ``seq`` that this log refused, and
+        signed this one (``head``) too: two signed heads for one position, whatever made the first
+        wrong. An honest host signs one entry a position: a repeated message, say, it never places."""
+        theirs = self._refused.pop(seq)
+        if theirs["head"] != head and self.signed_by_host(seq, head, signature):
+            raise HostEquivocated(
+                f"the host signed two different entries at entry {seq}, one of them refused",
+                {"seq": seq, "ours": {"seq": seq, "head": head, "host": signature}, "theirs": theirs},
+            )
 
     def check_sequenced(self, entry: Entry) -> Entry:
         """Check an entry this host has just placed and signed itself, as the next one.
@@ -303,25 +326,25 @@ class TableLog:
             {"seq": seq, "ours": self.entries[seq].seen(), "theirs": seen, "message": message.to_json()},
         )
 
-    def fork_proved(self, evidence: Any) -> bool:
+    def fork_proved(self, evidence: Any, *, host: VerifyKey | None = None) -> bool:
         """Whether ``evidence`` (a :class:`HostEquivocated`'s, from this peer or another) proves that the
         host of this table signed two different heads for one position: ``ours`` a signed head
         (``seq``, ``head``, ``host``), and either ``theirs``, another signed head at the same
         position, or ``next``, a signed entry at the position after whose ``prev`` is another head.
         Only the host's own signatures are read, so anyone can check it with nothing but the log's
-        host keys."""
+        host keys. ``host``: the host the signatures must be of (by default whoever signed there)."""
         if not isinstance(evidence, dict):
             return False
         ours, theirs, after = evidence.get("ours"), evidence.get("theirs"), evidence.get("next")
         seq = evidence.get("seq")
-        if type(seq) is not int or seq < 0 or not isinstance(ours, dict):
+        if type(seq) is not int or seq < 0 or not isinstance(ours, dict) or ours.get("seq") != seq:
             return False
-        if not self.signed_by_host(seq, str(ours.get("head")), ours.get("host")) or ours.get("seq") != seq:
+        if not self.signed_by_host(seq, str(ours.get("head")), ours.get("host"), host=host):
             return False
         if isinstance(theirs, dict):
             other = str(theirs.get("head"))
             return theirs.get("seq") == seq and other != ours.get("head") and \
-                self.signed_by_host(seq, other, theirs.get("host"))
+                self.signed_by_host(seq, other, theirs.get("host"), host=host)
         if not isinstance(after, dict) or after.get("seq") != seq + 1 or after.get("prev") == ours["head"]:
             return False
         try:
@@ -329,7 +352,19 @@ class TableLog:
             head = next_head(prev, canonical_bytes(after.get("msg")))
         except (TypeError, ValueError):
             return False
-        return self.signed_by_host(seq + 1, head, after.get("host"))
+        return self.signed_by_host(seq + 1, head, after.get("host"), host=host)
+
+    def fork_in_view(self, seen: Any) -> dict[str, Any] | None:
+        """The proof that the host signed two histories, if ``seen`` (another copy's view of the log: a
+        position, its head and the host's signature) is a head the host signed at a position this log
+        holds, other than this log's own; else ``None``."""
+        if not isinstance(seen, dict):
+            return None
+        seq = seen.get("seq")
+        if type(seq) is not int or not 0 <= seq < len(self.entries) or seen.get("head") == self._heads[seq]:
+            return None
+        evidence = {"seq": seq, "ours": self.entries[seq].seen(), "theirs": seen}
+        return evidence if self.fork_proved(evidence) else None
 
     def holds(self, message: Envelope) -> bool:
         """Whether this log already holds ``message`` (its author and number; a replay if so)."""

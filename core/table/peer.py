@@ -491,6 +491,7 @@ class PeerSession:
         """The late seat's ``owed`` frame (``None``: it did not answer in time): this seat answers the
         timeout at ``seq`` (a refusal bringing what it owed, or a witness); returns what to send."""
         msgs: list[bytes] = []
+        frm: dict[str, Any] = {}
         if reply is not None:
             try:
                 frm = read_frame(reply)
@@ -499,7 +500,11 @@ class PeerSession:
             found = frm.get("msgs") if frm.get("t") == Frame.OWED else None
             if isinstance(found, list):
                 msgs = [canonical_bytes(m) for m in found[:OWED_MOST] if isinstance(m, dict)]
-        self.table.answer_asked(seq, msgs)
+        owed = frm.get("t") == Frame.OWED
+        self.table.answer_asked(seq, msgs, seen=frm.get("seen") if owed else None,
+                                evidence=frm.get("evidence") if owed else None)
+        if self.table.fork is not None and self.evidence is None:
+            self.evidence = self.table.fork  # the others are shown it directly, as by the seat that found it
         return self._ready()
 
     def on_direct(self, data: bytes) -> bytes | None:
@@ -531,7 +536,10 @@ class PeerSession:
         if message.kind != Kind.ASK or message.author not in lobby.seated:
             return None
         owed = [d for d in self.unlogged_messages() if decode(d).get("kind") in (Kind.MOVE, Kind.FAIR)]
-        return frame(Frame.OWED, msgs=[decode(d) for d in owed[:OWED_MOST]])
+        held: dict[str, Any] = {"seen": self.table.log.seen()}
+        if self.evidence is not None:
+            held["evidence"] = self.evidence
+        return frame(Frame.OWED, msgs=[decode(d) for d in owed[:OWED_MOST]], **held)
 
     def _old_hosts_tail(self, entry: dict[str, Any]) -> bool:
         """Whether ``entry``, at a position this copy holds already, is the ``host`` entry of the seat

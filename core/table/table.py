@@ -1015,16 +1015,21 @@ class Table:
             return None
         return message
 
-    def answer_asked(self, seq: int, owed: list[bytes]) -> None:
+    def answer_asked(self, seq: int, owed: list[bytes], *, seen: Any = None, evidence: Any = None) -> None:
         """The late seat, asked directly (:attr:`asking`), gave ``owed`` (its messages the log does not
         hold; empty: it did not answer): this seat refuses the timeout at ``seq`` bringing them, or,
-        with nothing it can take, witnesses it."""
+        with nothing it can take, witnesses it. Where what the late seat holds (``seen``, the signed
+        head of its last entry, or its ``evidence``) proves that the host showed it another history,
+        the host is named instead, and nobody witnesses: that seat was late because of the host."""
         asking, lobby = self.asking, self.lobby
         if asking is None or asking.seq != seq or lobby is None:
             return
         self.asking = None
         if self.timeout is None or self.timeout.seq != seq or self.over():
             return  # settled meanwhile
+        proof = self.log.fork_in_view(seen) or evidence
+        if proof is not None and self.host_forked(proof) and (self.fork is not None or self.over()):
+            return  # named now (a fork by an earlier host, which the table left, changes nothing here)
         late = lobby.seated[asking.seat]
         kept = [m for m in (self.owed_envelope(d, late) for d in owed) if m is not None][:OWED_MOST]
         if not kept:
@@ -1110,8 +1115,12 @@ class Table:
         the verdict came from evidence shown directly."""
         evidence = entry.message.body.get("evidence")
         if evidence is not None and not self._named_in_log:
-            old = self.log.host_at(entry.seq - 1).encode().hex()
-            if self.log.fork_proved(evidence):
+            old_key = self.log.host_at(entry.seq - 1)
+            old = old_key.encode().hex()
+            # the signatures must be the host's this entry replaces (a fork it signed where the table
+            # changes hands counts too), never another's: a new host cannot name its predecessor for
+            # what an earlier host, or it itself, signed
+            if self.log.fork_proved(evidence, host=old_key):
                 detail = (f"it signed two different heads for entry {evidence['seq']} (the evidence is in "
                           f"entry {entry.seq})")
                 self.hosts_named.append((entry.seq, host_equivocated(detail)))

@@ -18,6 +18,7 @@ from atoll.table.host import TIMEOUT_MARGIN_S as MARGIN
 from atoll.table.reasons import EndReason
 from atoll.wire import Frame, Kind
 from tests.table.harness import REGISTRY, Net, open_table
+from tests.table.test_fork import forked
 from tests.table.test_survive import play_until_a_seat_owes_a_move, start
 
 VICTIM = 1
@@ -140,3 +141,21 @@ def test_a_move_the_table_would_refuse_is_no_withholding_and_is_not_given_to_the
     waiting.session.sending(waiting.table.compose(Kind.MOVE, move))
     net.now += 2 * waiting.table.lobby.host_timeout
     assert waiting.session.push() is None
+
+
+def test_a_seat_the_host_showed_another_history_is_asked_shows_it_and_the_host_is_named_not_it() -> None:
+    net = open_table("kariba", 3, turn_time=30.0, direct=True)
+    start(net)
+    late = play_until_a_seat_owes_a_move(net)
+    net.tick(0.0)
+    at = forked(net, late)  # the late seat holds an entry here that no other copy holds
+    net.relay = lambda index, data: None if index == late else data  # and hears nothing more from the host
+    net.deliver(net.host.local(net.host.table.compose(Kind.WATCH, {"name": "the others' history"})))
+    net.tick(30.0 + MARGIN)  # the host times the seat it stalled; each other seat asks it first
+    assert net.peers[late].table.log.entries[at].head != net.host.table.log.entries[at].head
+    for index, peer in enumerate(net.peers):
+        if index != late:
+            ending = peer.table.ending
+            assert ending is not None and ending.reason is EndReason.HOST_EQUIVOCATED, peer.table.ended
+            assert ending.seat is None and all(event.blame is None for event in peer.table.events)
+    assert not [e for e in net.host.table.log.entries if e.message.kind == Kind.WITNESS]  # nobody witnessed

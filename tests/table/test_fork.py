@@ -11,8 +11,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from atoll.net.envelope import own_envelope
-from atoll.table.log import sequence
+from atoll.table.log import BadEntry, sequence
 from atoll.table.reasons import EndReason
 from atoll.table.table import Table
 from atoll.wire import Kind
@@ -123,3 +125,37 @@ def test_the_seat_shown_a_fork_sets_its_forked_entries_aside_on_disk_and_takes_t
     fresh.receive(net.host.table.log.entries[seq].to_json())  # the history every other copy holds
     assert fresh.log.head == net.host.table.log.entries[seq].head
     fresh.log.close()
+
+
+def under_way() -> tuple[Net, Table, int]:
+    """A Kariba table of three waiting on a seat's move: the net, the host's table, its next position."""
+    net = open_table("kariba", 3)
+    start(net)
+    play_until_a_seat_owes_a_move(net)
+    return net, net.host.table, len(net.host.table.log.entries)
+
+
+def test_a_host_that_signs_a_repeated_message_and_then_another_entry_at_that_position_is_named() -> None:
+    net, host, seq = under_way()
+    old = next(e.message for e in host.log.entries if e.message.author == net.peers[VICTIM].table.me)
+    replay = sequence(net.host.key, host.id, seq, host.log.head, old).to_json()
+    for peer in net.peers:  # every copy refuses the repeat, and keeps the host's signature on it
+        with pytest.raises(BadEntry, match="repeats message"):
+            peer.table.receive(replay)
+    net.deliver(net.host.local(host.compose(Kind.WATCH, {"name": "the entry really placed there"})))
+    for peer in net.peers:
+        ending = peer.table.ending
+        assert ending is not None and ending.reason is EndReason.HOST_EQUIVOCATED, peer.table.ended
+        assert ending.seat is None and all(event.blame is None for event in peer.table.events)
+        assert len(peer.table.log.entries) == seq  # nothing taken from the host after its two entries
+
+
+def test_an_entry_without_the_hosts_signature_and_then_the_hosts_entry_there_names_nobody() -> None:
+    net, host, seq = under_way()
+    placed = net.host.local(host.compose(Kind.WATCH, {"name": "placed once"}))
+    entry = host.log.entries[seq].to_json()
+    wrong = {**entry, "host": "00" * 64}  # a signature the host never made: no proof of anything
+    with pytest.raises(BadEntry):
+        net.peers[0].table.receive(wrong)
+    net.deliver(placed)
+    assert all(peer.table.ending is None and len(peer.table.log.entries) == seq + 1 for peer in net.peers)

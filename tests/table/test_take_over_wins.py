@@ -7,6 +7,7 @@ new host's history; the old host, hearing no seat for the host timeout, asks whe
 
 from __future__ import annotations
 
+from hashlib import sha256
 from typing import Any
 
 import pytest
@@ -15,6 +16,7 @@ from atoll.app.hosting import why_replaced
 from atoll.net.curve import curve_of
 from atoll.net.envelope import open_envelope
 from atoll.table.host import GATHER_S, Sequencer
+from atoll.table.log import sequencing_bytes
 from atoll.table.peer import HostGone
 from atoll.table.reasons import EndReason
 from atoll.table.table import Table
@@ -332,3 +334,24 @@ def test_a_log_of_protocol_seven_keeps_a_named_host_among_the_successors_as_it_w
         monkeypatch.setattr(f"{module}.PROTOCOL", "atoll-table/7")
     named, b, c = a_host_named_after_taking_over(table_of_three())
     assert b.table.successors() == [named, c.table.me]
+
+
+def test_a_seat_taking_the_table_over_cannot_name_the_host_with_two_entries_it_signed_itself() -> None:
+    net = table_of_three()
+    cut_off(net, A)
+    taker = net.peers[A]
+    seq = len(taker.table.log.entries)  # where its `host` entry goes: it signs two heads there itself
+
+    def signed(text: bytes) -> dict[str, Any]:
+        head = sha256(text).hexdigest()
+        return {"seq": seq, "head": head,
+                "host": taker.key.sign(sequencing_bytes(taker.table.id, seq, head)).signature.hex()}
+
+    taker.table.fork = {"seq": seq, "ours": signed(b"one"), "theirs": signed(b"two")}
+    new = takes_over(net, A)
+    for index in (B, C):
+        link(net.peers[index], new, bytes([index]))
+        table = net.peers[index].table
+        assert table.log.entries[seq].message.kind == Kind.HOST
+        assert not table.hosts_named and not table.named_hosts, table.events[-3:]
+        assert any("does not prove two histories" in event.text for event in table.events)
