@@ -43,7 +43,7 @@ from atoll.app.person import (
     refusals_kept,
     say_event,
 )
-from atoll.app.ports import PortTaken, lan_addresses, listen, listening_on
+from atoll.app.ports import PortTaken, lan_addresses, listen, listening_on, standby_here
 from atoll.app.serve import NobodyCame, SteppedDown, close_table, run_host
 from atoll.app.store import (
     SealedFile,
@@ -253,9 +253,14 @@ def _open_table(
 
 
 def _own_sit(plan: HostPlan, table: Table, name: str) -> dict[str, object]:
-    """The host's own ``sit``: its name, the seat asked for (``atoll host`` checked it against the
-    game) and its bot, if one plays it."""
+    """The host's own ``sit``: its name, its standby address, the seat asked for (``atoll host``
+    checked it against the game) and its bot, if one plays it."""
     body: dict[str, object] = {"name": name}
+    # where the other seats reach this one once another seat hosts the table (decision 0020): asked
+    # directly before anyone witnesses its timeout, and a successor like every seat
+    standby = standby_here(plan.bind)
+    if standby is not None:
+        body["standby"] = standby
     if plan.seat is not None:
         body["seat"] = plan.seat
     if plan.own_bot:
@@ -390,9 +395,11 @@ async def _rejoin(
         print(f"{said} (this host's own log is kept as {aside})", flush=True)
     joined = table_in(files, table.id, key.verify_key.encode(), key, found, table.master)
     link = Link(key, peer)
+    # its own seat listens where its sit said, as a joined seat does (none at a table of before)
+    standby = joined.lobby.standby.get(joined.me or "") if joined.lobby is not None else None
     try:
         status, ending = await play(joined, link, role, plan.own_bot, plan.quiet, found, profile,
-                                    standby=None, terminal=terminal)
+                                    standby=standby, terminal=terminal)
     finally:
         link.close()
     for line in why_replaced(joined):

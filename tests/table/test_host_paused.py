@@ -7,6 +7,7 @@ clean and nobody named. Real processes over sockets on loopback."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
 from pathlib import Path
@@ -88,8 +89,12 @@ def _one_game_for_all(tmp_path: Path, said: dict[str, list[str]]) -> None:
     assert report.clean and report.blame is None and not report.refused
     assert not report.hosts_named and not report.hosts_replaced
     # one take-over at least (a loaded machine can starve the new host past the timeout in its turn)
-    takes = [entry for entry in logs[0].read_text().splitlines() if '"kind":"host"' in entry]
-    assert takes, logs[0]
+    entries = [json.loads(line) for line in logs[0].read_text().splitlines()]
+    assert [e for e in entries if e["msg"]["kind"] == "host"], logs[0]
+    # the host's own seat named a standby address too, where it listens once it plays on as a peer
+    first_host = entries[0]["msg"]["author"]
+    (own_sit,) = [e["msg"] for e in entries if e["msg"]["kind"] == "sit" and e["msg"]["author"] == first_host]
+    assert own_sit["body"]["standby"].startswith("127.0.0.1:"), own_sit
 
 
 def test_a_host_paused_past_the_host_timeout_steps_down_when_it_wakes_and_the_game_ends_once_for_all(
