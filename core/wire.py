@@ -85,7 +85,8 @@ class Kind(StrEnum):
     BYE = "bye"
     """This peer closes its connection (empty body); never logged."""
     ENTRIES = "entries"
-    """Entries a new host lacks, from a peer that holds them: :class:`EntriesBody`; never logged."""
+    """Entries a new host lacks, from a peer that holds them, or that a late seat lacks, given it
+    directly by a seat asked to witness its timeout: :class:`EntriesBody`; never logged."""
     EVIDENCE = "evidence"
     """A peer shows the others, directly, that the host signed two histories: :class:`EvidenceBody`;
     never logged."""
@@ -249,6 +250,9 @@ class RefuseBody(TypedDict):
     owed: NotRequired[list[dict[str, Any]]]
     """The late seat's own signed messages (envelopes, their JSON form) that it gave this seat directly
     and the log did not hold: the table takes them in from here, and the timeout is void."""
+    behind: NotRequired[int]
+    """The last entry the late seat held when asked, before the one that opened its turn: it never saw
+    its turn open, and this seat gives it the entries it lacks directly (once at a game step)."""
 
 
 class EvidenceBody(TypedDict):

@@ -108,7 +108,7 @@ async def run_peer(
     table.pipelined()  # answers to a deck's shuffle or lock leave first; their proofs are checked right after
     side: SideDoor | None = None
     asking: Asking | None = None
-    giving: list[asyncio.Task[None]] = []
+    giving: list[asyncio.Task[Any]] = []
     try:
         # in here, so that a loop stopped at its first send still closes its side door: a socket left
         # open held the standby address, and its context hung the process when it was collected
@@ -123,7 +123,9 @@ async def run_peer(
             table = session.table
             if table.over() or table.handed_away is not None or table.awaits_choice():
                 break
-            asking = await _ask(session, socket, asking)
+            asking = await _ask(session, socket, asking, giving)
+            for reply in session.given_replies():  # what entries another seat gave directly asked of this one
+                await socket.send(reply)
             try:
                 observation = session.owes_move()
             except Fault as exc:
@@ -226,14 +228,22 @@ def _side_door(session: PeerSession) -> SideDoor | None:
     return side
 
 
-async def _ask(session: PeerSession, socket: PeerSocket, asking: Asking | None) -> Asking | None:
+async def _ask(
+    session: PeerSession, socket: PeerSocket, asking: Asking | None, giving: list[asyncio.Task[Any]]
+) -> Asking | None:
     """Put this seat's question to a late seat when it has one, and answer the timeout once the late
-    seat has answered (or not, in time); returns the question still on its way, if any."""
+    seat has answered (or not, in time), giving it the entries it lacks if it was behind (a task added
+    to ``giving``); returns the question still on its way, if any."""
     table = session.table
     if asking is not None and asking[1].done():
         for reply in session.answered(asking[0], asking[1].result()):
             await socket.send(reply)
         asking = None
+        behind = session.catch_up_message()
+        lobby = table.lobby
+        if behind is not None and lobby is not None and table.key is not None and behind[0] in lobby.standby:
+            late, given = behind
+            giving.append(asyncio.ensure_future(ask_directly(table.key, lobby.standby[late], late, given)))
     question = session.question() if asking is None else None
     if question is None:
         return asking

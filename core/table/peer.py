@@ -163,6 +163,8 @@ class PeerSession:
     """This seat's own message numbers it has given the others directly (:meth:`push`)."""
     evidence_shown: bool = False
     """Whether this peer has shown the other peers its :attr:`evidence` directly."""
+    _replies: list[bytes] = field(default_factory=list, init=False, repr=False)
+    """What entries given directly asked of this seat, until the loop sends it (:meth:`given_replies`)."""
     host_heard: float = 0.0
     """When (the table's clock) the host last sent this peer a frame."""
     set_aside: bool = False
@@ -242,8 +244,10 @@ class PeerSession:
             return []
         return self._entry(frm.get("entry"))[0]
 
-    def _entry(self, entry: Any) -> tuple[list[bytes], bool]:
-        """Take one log entry from the host: what to send, and whether it was taken (or held already)."""
+    def _entry(self, entry: Any, *, given: bool = False) -> tuple[list[bytes], bool]:
+        """Take one log entry from the host: what to send, and whether it was taken (or held already).
+        ``given``: another seat gave it directly (:meth:`on_direct`); one that does not check is only
+        passed over, never counted against the host."""
         if (
             isinstance(entry, dict)
             and isinstance(entry.get("seq"), int)
@@ -267,6 +271,8 @@ class PeerSession:
             self.table.receive(entry, parsed_strictly=True)
         except HostEquivocated as exc:
             if not self.table.host_forked(exc.evidence):
+                if given:
+                    return [], False
                 raise TableFailed(f"{exc}; evidence: {exc.evidence}") from exc
             if self.evidence is None:
                 self.evidence = exc.evidence  # the others are shown it directly (the host would not relay it)
@@ -277,6 +283,8 @@ class PeerSession:
                 self._forget_from(seq)
             return [], False
         except BadEntry as exc:
+            if given:
+                return [], False
             self.errors.append(f"refused an entry from the host: {exc}")
             log.warning("%s", self.errors[-1])
             self.bad_entries += 1
@@ -533,6 +541,9 @@ class PeerSession:
             if self.table.host_forked(message.body.get("evidence")) and self.evidence is None:
                 self.evidence = message.body["evidence"]
             return frame(Frame.OWED, msgs=[])
+        if message.kind == Kind.ENTRIES and message.author in lobby.seated:
+            self._given(message.body.get("entries"))
+            return frame(Frame.OWED, msgs=[])
         if message.kind != Kind.ASK or message.author not in lobby.seated:
             return None
         owed = [d for d in self.unlogged_messages() if decode(d).get("kind") in (Kind.MOVE, Kind.FAIR)]
@@ -540,6 +551,35 @@ class PeerSession:
         if self.evidence is not None:
             held["evidence"] = self.evidence
         return frame(Frame.OWED, msgs=[decode(d) for d in owed[:OWED_MOST]], **held)
+
+    def _given(self, entries: Any) -> None:
+        """Entries this copy lacks, given directly by a seat that asked it about its timeout (the host
+        had not sent them): each is checked as if it came from the host (its signatures, its place), and
+        what they ask of this seat waits in :meth:`given_replies` for the loop to send to the host."""
+        if not isinstance(entries, list) or self.from_named_host():
+            return
+        for entry in entries[:ENTRIES_PER_MESSAGE]:
+            out, taken = self._entry(entry, given=True)
+            self._replies += out
+            if not taken:
+                return
+
+    def given_replies(self) -> list[bytes]:
+        """What entries given directly asked of this seat (a protocol message, a move made again), to
+        send to the host; each once."""
+        replies, self._replies = self._replies, []
+        return replies
+
+    def catch_up_message(self) -> tuple[str, bytes] | None:
+        """The late seat this seat's table found behind when it asked it (:attr:`Table.catch_up`), and
+        the entries it lacks, signed as an ``entries`` message to give it directly; each once."""
+        wanted, self.table.catch_up = self.table.catch_up, None
+        if wanted is None:
+            return None
+        late, start = wanted
+        held = self.table.log.entries[start : start + ENTRIES_PER_MESSAGE]
+        entries = [e.to_json() for e in held]
+        return late, self.table.compose(Kind.ENTRIES, {"entries": entries})
 
     def _old_hosts_tail(self, entry: dict[str, Any]) -> bool:
         """Whether ``entry``, at a position this copy holds already, is the ``host`` entry of the seat

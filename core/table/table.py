@@ -68,6 +68,7 @@ from atoll.table.log import (
     Entry,
     HostEquivocated,
     TableLog,
+    genesis,
     readable_entries,
     set_aside_from,
 )
@@ -370,6 +371,13 @@ class Table:
         asks a late seat for what it owes before it witnesses a timeout (:attr:`asking`)."""
         self.asking: Ask | None = None
         """The late seat this peer must ask directly before it answers a timeout, if any."""
+        self.catch_up: tuple[str, int] | None = None
+        """A late seat (hex) whose copy, by its answer, lacks the entries from this position on: this
+        peer gives them to it directly (the host had not), once (:meth:`answer_asked`)."""
+        self._excused: set[tuple[int, ...]] = set()
+        """(seat, game events, fair steps begun) where this peer refused a timeout because the late seat
+        was behind: at that step it is excused once, so a seat cannot stall the table by saying it is
+        behind for ever."""
         self.pipeline = False
         """This peer's seat answers a deck shuffle or lock before checking its proof; its caller then
         calls :meth:`settle` as soon as the answer has left (see :meth:`pipelined`)."""
@@ -796,6 +804,8 @@ class Table:
                 raise ValueError(f"{seat_label(seat)} cannot answer this timeout (again)")
             if kind == Kind.REFUSE and (type(body.get("waited_ms")) is not int or body["waited_ms"] < 0):
                 raise ValueError("a refusal says how many milliseconds its seat had waited")
+            if kind == Kind.REFUSE and "behind" in body and type(body["behind"]) is not int:
+                raise ValueError("a refusal says as a number which entry the late seat held last")
             owed = body.get("owed", [])
             if kind == Kind.REFUSE and (not isinstance(owed, list) or len(owed) > OWED_MOST):
                 raise ValueError(f"a refusal brings at most {OWED_MOST} of the late seat's messages")
@@ -971,7 +981,14 @@ class Table:
             waited = entry.message.body["waited_ms"] / 1000
             if lobby.turn_time is not None and waited < lobby.turn_time:
                 timeout.early.append(seat)
-            self._event(entry, f"{who} refuses it: its own clock had seen the turn open for {waited:.3g} s")
+            behind = entry.message.body.get("behind")
+            if type(behind) is int:
+                late = self._who(lobby.seated[timeout.seat])
+                said = (f"{who} refuses it: {late} holds the log only to entry {behind}, and never saw its "
+                        f"turn open; {who} gives it the entries the host had not")
+            else:
+                said = f"{who} refuses it: its own clock had seen the turn open for {waited:.3g} s"
+            self._event(entry, said)
         else:
             timeout.witnesses.append(seat)
             self._event(entry, f"{who} witnesses it")
@@ -983,7 +1000,7 @@ class Table:
         late = self._who(lobby.seated[timeout.seat])
         seen = seats_label(sorted(timeout.witnesses))
         if len(timeout.witnesses) >= ATTRIBUTABLE_WITNESSES:
-            out_of_time = f"{late} ran out of time (witnessed by seats {seen})"
+            out_of_time = f"{late} ran out of time (witnessed by {seen})"
             if self._go_on_without(entry, timeout.seat, out_of_time):
                 return
             self._stop(entry, forfeited(timeout.seat, late, seen))  # named, but as late, not as a cheat
@@ -1032,8 +1049,21 @@ class Table:
             return  # named now (a fork by an earlier host, which the table left, changes nothing here)
         late = lobby.seated[asking.seat]
         kept = [m for m in (self.owed_envelope(d, late) for d in owed) if m is not None][:OWED_MOST]
+        behind = None if kept else self._behind(seen, seq)
+        engine = self.engine
+        step: tuple[int, ...] = (asking.seat,)
+        if engine is not None:
+            step = (asking.seat, len(engine.match.events), engine.progress())
+        if behind is not None and step not in self._excused:
+            # the late seat's copy ends before the entry that opened its turn: it never saw its turn
+            # open. This seat gives it the entries directly and refuses the timeout (once at this step)
+            self._excused.add(step)
+            self.catch_up = (late, behind + 1)
+            body: dict[str, Any] = {"timeout": seq, "waited_ms": asking.waited_ms, "behind": behind}
+            self._outbox.append((_answer_key(seq), self.compose(Kind.REFUSE, body)))
+            return
         if not kept:
-            body: dict[str, Any] = {"timeout": seq}
+            body = {"timeout": seq}
             self._outbox.append((_answer_key(seq), self.compose(Kind.WITNESS, body)))
             return
         # what fits in one message goes (a deck's shuffle is the largest, and fits alone)
@@ -1045,6 +1075,18 @@ class Table:
             fitting.append(message.to_json())
         body = {"timeout": seq, "waited_ms": asking.waited_ms, "owed": fitting}
         self._outbox.append((_answer_key(seq), self.compose(Kind.REFUSE, body)))
+
+    def _behind(self, seen: Any, seq: int) -> int | None:
+        """The last entry a late seat holds, if ``seen`` (the view its answer gives: a position and its
+        head) is one of this log's positions before ``seq - 1``, the entry after which its turn was
+        timed; else ``None`` (a view this log does not hold proves nothing and excuses nothing)."""
+        if not isinstance(seen, dict) or type(seen.get("seq")) is not int:
+            return None
+        at = seen["seq"]
+        if not -1 <= at < seq - 1:
+            return None
+        held = self.log.entries[at].head if at >= 0 else genesis(self.id)
+        return at if seen.get("head") == held else None
 
     def host_forked(self, evidence: Any) -> bool:
         """Whether ``evidence`` (this peer's own, or shown to it directly by another) proves that the
@@ -1084,6 +1126,7 @@ class Table:
         fresh.events.append(Event(f"entries {seq} to {last} of this copy are set aside: {why}", seq - 1))
         fresh.deposed, fresh.deposed_host, fresh.fork = self.deposed, self.deposed_host, self.fork
         fresh.hosts_named, fresh.direct, fresh.pipeline = self.hosts_named, self.direct, self.pipeline
+        fresh._excused = self._excused  # a seat is excused once at a step, whichever copy asked
         fresh.named_hosts = self.named_hosts
         if fresh.engine is not None and self.pipeline:
             fresh.engine.pipelined()
@@ -1168,13 +1211,13 @@ class Table:
         refusers = [s for s in timeout.early if s != host_seat]
         witnesses = [s for s in timeout.witnesses if s != host_seat]
         late = self._who(lobby.seated[timeout.seat])
-        seats = ", ".join(str(s) for s in sorted(timeout.refusals))
+        seats = seats_label(sorted(timeout.refusals))
         if len(refusers) >= ATTRIBUTABLE_WITNESSES and not witnesses:
             self._name_host(entry, host_timed(f"it named {late} as late before the turn time had passed "
-                                              f"for seats {seats}, who refused it"))
+                                              f"for {seats}, who refused it"))
             return
         self.timeout = None
-        self._event(entry, f"the timeout of {late} is void: seats {seats} refused it; the table goes on")
+        self._event(entry, f"the timeout of {late} is void: {seats} refused it; the table goes on")
 
     def leave(self, fault: str | None = None) -> bytes:
         """This peer's seat leaves the table for good; ``fault`` says why when the game's plugin failed

@@ -202,8 +202,14 @@ class Net:
             return
         seq, late, data = question
         target = next(p for p in self.peers if p.table.me == late)
-        for reply in self.peers[index].session.answered(seq, target.session.on_direct(data)):
+        asker = self.peers[index].session
+        for reply in asker.answered(seq, target.session.on_direct(data)):
             self.send(index, reply)
+        behind = asker.catch_up_message()  # the late seat lacked entries: they are given it directly
+        if behind is not None:
+            target.session.on_direct(behind[1])
+            for reply in target.session.given_replies():
+                self.send(self.peers.index(target), reply)
 
     def run(self, max_rounds: int = 100_000, *, rotate: bool = False) -> None:
         """Play until every peer's table is over (bots choose). ``rotate``: the peers that owe a move are

@@ -7,13 +7,17 @@ the refusal, and the late seat is never named.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from pathlib import Path
+
+import pytest
 
 from atoll.net.curve import curve_of
 from atoll.net.encoding import fingerprint
 from atoll.net.envelope import decode
 from atoll.table.audit import audit_log
+from atoll.table.frames import frame
 from atoll.table.host import TIMEOUT_MARGIN_S as MARGIN
 from atoll.table.reasons import EndReason
 from atoll.wire import Frame, Kind
@@ -159,3 +163,50 @@ def test_a_seat_the_host_showed_another_history_is_asked_shows_it_and_the_host_i
             assert ending is not None and ending.reason is EndReason.HOST_EQUIVOCATED, peer.table.ended
             assert ending.seat is None and all(event.blame is None for event in peer.table.events)
     assert not [e for e in net.host.table.log.entries if e.message.kind == Kind.WITNESS]  # nobody witnessed
+
+
+def starved_of_entries() -> Net:
+    """A timed Kariba table whose host sends seat 1 nothing once the game begins, until the game waits
+    on seat 1, which never learns it; then the host times seat 1 out and each other seat asks it."""
+    net = open_table("kariba", 3, turn_time=30.0, direct=True)
+    net.start()
+    net.relay = lambda index, data: None if index == VICTIM else data
+    with pytest.raises(AssertionError, match="stuck"):
+        net.run()
+    net.tick(net.now)
+    net.tick(net.now + 30.0 + MARGIN)
+    return net
+
+
+def test_a_seat_the_host_gives_no_entries_is_given_them_by_the_seats_asked_and_is_not_named() -> None:
+    net = starved_of_entries()
+    refusals = [e.message.body for e in net.host.table.log.entries if e.message.kind == Kind.REFUSE]
+    assert type(refusals[0].get("behind")) is int
+    for _ in range(300):  # the host never sends it an entry: each of its turns costs a turn time
+        if all(peer.table.over() for index, peer in enumerate(net.peers) if index != VICTIM):
+            break
+        with contextlib.suppress(AssertionError):
+            net.run()
+        net.tick(net.now)
+        net.tick(net.now + 30.0 + MARGIN)
+    for index, peer in enumerate(net.peers):
+        if index != VICTIM:  # the game went on to its end, and nobody was named
+            assert peer.table.ending is None and peer.table.results() is not None, peer.table.ended
+
+
+def test_a_seat_that_says_it_is_behind_for_ever_is_excused_once_by_each_seat_then_witnessed() -> None:
+    net = open_table("kariba", 3, turn_time=30.0, direct=True)
+    net.start()
+    late = net.peers[VICTIM]
+    stale = late.table.log.seen()  # the view it will claim for ever, whatever it is given
+    late.session.on_direct = lambda data: frame(Frame.OWED, msgs=[], seen=stale)  # type: ignore[method-assign]
+    net.relay = lambda index, data: None if index == VICTIM else data  # nor does it read the host
+    with pytest.raises(AssertionError, match="stuck"):
+        net.run()  # it plays nothing: the game waits on it
+    for _ in range(2):  # excused once by each seat at this step, then witnessed
+        net.tick(net.now)
+        net.tick(net.now + 30.0 + MARGIN)
+    for index, peer in enumerate(net.peers):
+        if index != VICTIM:
+            ending = peer.table.ending
+            assert ending is not None and ending.reason is EndReason.FORFEIT and ending.seat == VICTIM

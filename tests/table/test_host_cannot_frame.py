@@ -233,6 +233,60 @@ def test_a_host_that_withholds_a_seats_messages_gets_it_named_by_nobody_and_the_
     asyncio.run(run())
 
 
+class StarvesOneSeat(Sequencer):
+    """A host that, once the game has begun, sends seat 1 no entry (it answers seat 1's heartbeats as
+    ever, so seat 1 does not look gone, and sequences what it sends); its clock and turn time are honest."""
+
+    starved = 0
+
+    def _starving(self, frames: list[Outgoing]) -> list[Outgoing]:
+        table, lobby = self.table, self.table.lobby
+        if table.engine is None or lobby is None or len(table.log.entries) < 3 * (VICTIM + 4):
+            return frames
+        victim = {c for c, who in self.connections.items() if who == lobby.seated[VICTIM]}
+        kept = [(c, data) for c, data in frames
+                if c not in victim or not data.startswith((b'{"entry":', b'{"entries":'))]
+        self.starved += len(frames) - len(kept)
+        return kept
+
+    def receive(self, connection: bytes, curve_key: bytes, data: bytes) -> list[Outgoing]:
+        return self._starving(super().receive(connection, curve_key, data))
+
+    def _sequence(self, message: Envelope) -> list[Outgoing]:
+        emit = self.emit
+        if emit is not None and not getattr(emit, "starving", False):
+            def starving(frames: list[Outgoing]) -> None:
+                emit(self._starving(frames))
+
+            starving.starving = True  # type: ignore[attr-defined]
+            self.emit = starving
+        return self._starving(super()._sequence(message))
+
+
+@pytest.mark.parametrize(("seats", "game"), TABLES)
+def test_a_host_that_sends_a_seat_no_entries_gets_it_named_by_nobody_and_the_game_goes_on(
+    seats: int, game: str, tmp_path: Path
+) -> None:
+    async def run() -> None:
+        async with modified(game, seats, StarvesOneSeat, WITHHOLDING_TURN_TIME) as wire:
+            def played_on(table: Table) -> bool:
+                """Seat 1 was given the entries (a refusal says it was behind) and played on after them."""
+                given = [e.seq for e in table.log.entries if e.message.kind == Kind.REFUSE
+                         and "behind" in e.message.body]
+                lobby = table.lobby
+                after = table.log.entries[given[0]:] if given and lobby is not None else []
+                return any(e.message.author == lobby.seated[VICTIM] for e in after if lobby is not None)
+
+            await asyncio.wait_for(play(wire, until=lambda: all(played_on(t) for t in copies(wire))), 90)
+            assert isinstance(wire.host, StarvesOneSeat) and wire.host.starved >= 1
+            for table in copies(wire):
+                assert played_on(table), table.ended
+                assert table.ending is None or table.ending.reason is not EndReason.ABORTED, table.ended
+            no_seat_named(wire, tmp_path)
+
+    asyncio.run(run())
+
+
 #: The host timeout of the tables whose host withholds with no turn time: short, so the test is quick,
 #: and longer than two heartbeats (a live host answers one every two seconds).
 WITHHOLDING_HOST_TIMEOUT = 4
