@@ -559,6 +559,14 @@ class PeerSession:
         if not isinstance(entries, list) or self.from_named_host():
             return
         for entry in entries[:ENTRIES_PER_MESSAGE]:
+            # only entries of the host this copy follows, from its end on: a take-over or an older
+            # position comes from the seat that hosts, never from one that merely holds it
+            message = entry.get("msg") if isinstance(entry, dict) else None
+            if not isinstance(message, dict) or message.get("kind") == Kind.HOST:
+                return
+            seq = entry.get("seq")
+            if type(seq) is int and seq < len(self.table.log.entries):
+                continue  # held already (it came from the host meanwhile)
             out, taken = self._entry(entry, given=True)
             self._replies += out
             if not taken:

@@ -355,3 +355,16 @@ def test_a_seat_taking_the_table_over_cannot_name_the_host_with_two_entries_it_s
         assert table.log.entries[seq].message.kind == Kind.HOST
         assert not table.hosts_named and not table.named_hosts, table.events[-3:]
         assert any("does not prove two histories" in event.text for event in table.events)
+
+
+def test_a_take_over_given_directly_as_an_entry_a_seat_lacks_is_not_taken() -> None:
+    net = table_of_three()
+    cut_off(net, A)
+    new = takes_over(net, A)
+    p = new.took_over_at
+    assert p is not None
+    follower = net.peers[B]
+    held = len(follower.table.log.entries)
+    given = net.peers[A].table.compose(Kind.ENTRIES, {"entries": [new.table.log.entries[p].to_json()]})
+    follower.session.on_direct(given)  # entries given directly are the host's alone; a take-over is shown
+    assert len(follower.table.log.entries) == held and follower.session.given_replies() == []
