@@ -57,6 +57,7 @@ from atoll.app.store import (
     write_secrets,
 )
 from atoll.app.tables import check_installed, current_match, report, say_endings, seat_bot, table_in
+from atoll.client.source import TableMoved
 from atoll.errors import AtollError
 from atoll.locks import Held
 from atoll.net.descriptors import raise_limit
@@ -68,7 +69,7 @@ from atoll.net.transport import HostSocket, KeyService, PeerSocket, curve_keys
 from atoll.registry import Registry
 from atoll.table.host import Sequencer
 from atoll.table.log import BadEntry, HostEquivocated, UnreadableLine
-from atoll.table.peer import Chooser, TableFailed
+from atoll.table.peer import Chooser
 from atoll.table.table import HOST_TIMEOUT_S, Event, Table
 from atoll.web.server import PageServer, WebAddress
 from atoll.wire import KeptSeat, Kind, OnLeave
@@ -385,21 +386,22 @@ async def _rejoin(
     """This machine hosts ``table`` no more: a seat took it over and hosts it, reached through ``peer``.
     It joins that seat as a peer (its own seat, if it has one, plays on), from the table's log as that
     seat sends it; its own log is set aside first (its last entries may never have reached anyone), and
-    ``said`` (if given) is printed with where it is kept. The exit status, how the person left the
-    screen, and the table as joined."""
+    ``said`` (if given) is printed with where it is kept (the person's new screen says it in its log
+    too). The exit status, how the person left the screen, and the table as joined."""
     key = profile.identity.signing_key()
     role = "sit" if table.my_seat is not None else "watch"
     table.log.close()
     aside = _set_aside(files.log)
     if said is not None:
-        print(f"{said} (this host's own log is kept as {aside})", flush=True)
+        said = f"{said} (this host's own log is kept as {aside})"
+        print(said, flush=True)
     joined = table_in(files, table.id, key.verify_key.encode(), key, found, table.master)
     link = Link(key, peer)
     # its own seat listens where its sit said, as a joined seat does (none at a table of before)
     standby = joined.lobby.standby.get(joined.me or "") if joined.lobby is not None else None
     try:
         status, ending = await play(joined, link, role, plan.own_bot, plan.quiet, found, profile,
-                                    standby=standby, terminal=terminal)
+                                    standby=standby, terminal=terminal, news=said)
     finally:
         link.close()
     for line in why_replaced(joined):
@@ -538,9 +540,9 @@ async def _serve(
                 try:
                     await run_host(host, socket, mine, _with_seats(heard, table, announcer),
                                    elsewhere=elsewhere)
-                except SteppedDown as down:  # the screen says so in one line; the person then plays on
+                except SteppedDown as down:  # the screen closes at once, and the person plays on as a peer
                     stepped.append(down)
-                    raise TableFailed(stepped_down(table)) from down
+                    raise TableMoved(stepped_down(table)) from down
 
             ending = await play_person(
                 table,
@@ -552,6 +554,7 @@ async def _serve(
                 note=f"others join with:\n{line}",
                 terminal=terminal,
             )
+            # only a person who left closes the table, and only one this machine still hosts
             if ending == LEFT and not table.over() and not stepped:
                 await close_table(host, socket)
                 print(f"table {plan.table_name!r} is closed for everyone: {table.ended}", flush=True)
@@ -578,10 +581,9 @@ async def _serve(
             # that hosts it now; the bots it started play on meanwhile, as any seat does
             closing, announcer, keys = (announcer, keys), None, None
             await _stop_listening(socket, *closing, key_task)
-            # a person's screen said why already (the table's end there)
-            said = "the table opens here again, as a peer's" if person else stepped_down(table)
+            # said once, as the screen closes by itself; the new screen's log opens with it too
             status, ending, table = await _rejoin(
-                plan, files, table, found, profile, stepped[0].peer, said=said,
+                plan, files, table, found, profile, stepped[0].peer, said=stepped_down(table),
                 terminal=terminal if person else None,
             )
             patience = BOT_PATIENCE_S

@@ -413,12 +413,14 @@ async def play(
     seat: int | None = None,
     colour: str | None = None,
     bot_delay: float | None = None,
+    news: str | None = None,
 ) -> tuple[int, str]:
     """Sit (or watch) at ``table`` through ``link`` until the game is over, following the table if its
     host goes and hosting it here if this seat is next; the exit status, and how the person left the
     screen (``"finished"`` without one; ``shown``: no screen, the table handed to it instead).
     ``seat`` or ``colour``: the seat asked for; ``bot_delay``: the pace of ``bot``
-    (:func:`~atoll.app.tables.seat_bot`)."""
+    (:func:`~atoll.app.tables.seat_bot`); ``news``: the first line of the person's log after what the
+    table holds (why this screen opened)."""
     spectate = role == "watch"
     # a spectator with a bot (or the person here) is a stand-in: it watches, and plays a seat handed
     # over to it
@@ -439,7 +441,7 @@ async def play(
         try:
             if not bot and not quiet and shown is None:  # the table screen, or line by line without one
                 ending = await play_person(
-                    table,
+                    lambda: session.table,  # a copy that sets entries aside is a new one (Table.set_aside)
                     lambda mine, heard: follow(session, link, mine, heard),
                     link.send,
                     role=role,
@@ -447,6 +449,7 @@ async def play(
                     leave_line="your seat is kept; take it again with: atoll join --resume",
                     terminal=terminal,
                     stand_in=person,
+                    news=news,
                 )
                 if ending == LEFT:
                     return 0, ending

@@ -14,6 +14,7 @@ import contextlib
 import logging
 import sys
 import threading
+import weakref
 from collections.abc import Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
@@ -40,8 +41,9 @@ if TYPE_CHECKING:  # prompt_toolkit is imported only when a person plays
     from atoll.tui.screen import TableScreen
 
 
-#: How the person left the table, as :func:`play_person` says it.
-FINISHED, LEFT, REMATCH = "finished", "left", "rematch"
+#: How the person left the table, as :func:`play_person` says it; :data:`MOVED`: they did not, the table
+#: goes on elsewhere and their seat with it (its loop ended with :class:`~atoll.client.source.TableMoved`).
+FINISHED, LEFT, REMATCH, MOVED = "finished", "left", "rematch", "moved"
 
 
 @dataclass(frozen=True)
@@ -78,7 +80,7 @@ def host_sender(host: Sequencer, socket: HostSocket) -> Callable[[bytes], Awaita
 
 
 async def play_person(
-    table: Table,
+    table: Table | Callable[[], Table],
     serve: Serve,
     send: Callable[[bytes], Awaitable[None]],
     *,
@@ -89,15 +91,20 @@ async def play_person(
     note: str | None = None,
     terminal: Terminal | None = None,
     stand_in: bool = False,
+    news: str | None = None,
 ) -> str:
     """Run the table's loop (``serve(chooser, on_event)``) with a person at it until they leave: at the
     table screen in a terminal that holds one (or the test ``terminal``), else the same table line by
     line (:class:`~atoll.client.lines.LineTable`: ``TERM=dumb``, pipes, the lines typed read from
     stdin). The table talk ``hearing`` receives is shown, and ``send`` carries theirs to the host.
     Prints the result's closing lines; returns how the person left: :data:`FINISHED`, :data:`LEFT`
-    (before the end) or :data:`REMATCH` (``r`` on the result screen). Raises what keeps the person
-    from sitting down (a full table, a host that refuses). ``stand_in``: the person watches, and plays
-    a seat handed over to them."""
+    (before the end), :data:`REMATCH` (``r`` on the result screen), or :data:`MOVED` when the loop
+    ended with :class:`~atoll.client.source.TableMoved` (the screen closed at once, unasked, printing
+    nothing: the caller says where the table went). Raises what keeps the person from sitting down (a
+    full table, a host that refuses). ``table``: this peer's copy, or what gives the copy as it stands
+    now (a session's, which a set-aside replaces). ``stand_in``: the person watches, and plays a seat
+    handed over to them. ``news``: a line for the log once the table is there (why this screen
+    opened)."""
     from atoll.client.net_source import NetTable
     from atoll.tui.palette import Look
 
@@ -114,6 +121,8 @@ async def play_person(
         source.start(serve)
         try:
             await source.ready()
+            if news is not None:
+                source.tell(news)
             if screen:
                 return await _on_screen(source, look, terminal or Terminal())
             return await _in_lines(source, look)
@@ -130,7 +139,7 @@ async def _on_screen(source: NetTable, look: Look, terminal: Terminal) -> str:
     result = await screen.run()
     for line in result.lines:
         print(line)
-    return {Ending.LEFT: LEFT, Ending.REMATCH: REMATCH}.get(result.ending, FINISHED)
+    return {Ending.LEFT: LEFT, Ending.REMATCH: REMATCH, Ending.MOVED: MOVED}.get(result.ending, FINISHED)
 
 
 async def _in_lines(source: NetTable, look: Look) -> str:
@@ -138,14 +147,23 @@ async def _in_lines(source: NetTable, look: Look) -> str:
 
     lines = LineTable(source, lambda line: print(line, flush=True), look.symbol)
     ended = await lines.play(_stdin_lines())
-    return LEFT if ended is Ending.LEFT else FINISHED
+    return {Ending.LEFT: LEFT, Ending.MOVED: MOVED}.get(ended, FINISHED)
+
+
+#: The queue of lines typed on stdin, one per event loop: a table that moved on elsewhere is read line by
+#: line again, and its reader must not race the first one's thread for what the person types.
+_TYPED: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Queue[str | None]] = \
+    weakref.WeakKeyDictionary()
 
 
 def _stdin_lines() -> asyncio.Queue[str | None]:
     """The lines typed on stdin, read on a thread of their own so the table's loop runs on meanwhile;
-    ``None`` once the input ends."""
-    queue: asyncio.Queue[str | None] = asyncio.Queue()
+    ``None`` once the input ends. Asked again on the same event loop, the same queue."""
     loop = asyncio.get_running_loop()
+    if loop in _TYPED:
+        return _TYPED[loop]
+    queue: asyncio.Queue[str | None] = asyncio.Queue()
+    _TYPED[loop] = queue
 
     def read() -> None:
         for line in sys.stdin:

@@ -38,6 +38,9 @@ class Ending(enum.Enum):
     """The game is over (or stopped); the table closed."""
     LEFT = "left"
     """The person left before the end (``quit``, or the input ended)."""
+    MOVED = "moved"
+    """The table goes on elsewhere (:meth:`TableSource.moved`): nothing more is printed here, the
+    caller says where."""
 
 
 class LineTable:
@@ -63,8 +66,8 @@ class LineTable:
         return humans[0] if humans else None
 
     async def play(self, lines: asyncio.Queue[str | None]) -> Ending:
-        """Print the table as it changes and play the lines typed, until the table closes or the person
-        leaves."""
+        """Print the table as it changes and play the lines typed, until the table closes, the person
+        leaves or the table moves on elsewhere."""
         changed = asyncio.Event()
         watching = asyncio.ensure_future(self.source.run(changed.set))
         self.write(self.source.title())
@@ -73,6 +76,8 @@ class LineTable:
                 self._catch_up()
                 self._ask()
                 if watching.done():
+                    if self.source.moved():
+                        return Ending.MOVED
                     self._catch_up()
                     self._closing()
                     return Ending.FINISHED

@@ -219,6 +219,10 @@ class LocalTable:
         """Why the game stopped early, if it did."""
         return self._problem
 
+    def moved(self) -> bool:
+        """Never: a game on this machine has nowhere else to go on."""
+        return False
+
     # -- acting ---------------------------------------------------------------------
 
     def submit(self, seat: int, text: str) -> str:

@@ -23,7 +23,7 @@ from dataclasses import replace
 
 from atoll.client.narration import Narrator
 from atoll.client.refusals import parse_typed
-from atoll.client.source import LogLine, Question, Refused, SeatLine, Waiting
+from atoll.client.source import LogLine, Question, Refused, SeatLine, TableMoved, Waiting
 from atoll.engine.observation import Observation
 from atoll.errors import AtollError, Fault
 from atoll.game import Fragments, Game
@@ -60,6 +60,12 @@ def countdown_text(left: float, *, mine: bool) -> str:
     return f"{shown} left · "
 
 
+def _agreeing(first: Sequence[object], second: Sequence[object]) -> int:
+    """How many items ``first`` and ``second`` share from their start."""
+    return next((n for n, (a, b) in enumerate(zip(first, second, strict=False)) if a != b),
+                min(len(first), len(second)))
+
+
 #: Runs the table's loop with a chooser for this peer's seat and a listener for table events.
 Serve = Callable[
     [Callable[[Observation], Awaitable[Action]] | None, Callable[[Event], None]], Awaitable[object]
@@ -83,7 +89,9 @@ STEP_WORDS = {
 class NetTable:
     """One peer's table for the screen.
 
-    :param table: this peer's copy of the table (the host's own copy at the host).
+    :param table: this peer's copy of the table (the host's own copy at the host), or what gives the
+        copy as it stands now: a joined seat's session replaces its copy with a new one when the copy
+        sets entries aside (:meth:`~atoll.table.table.Table.set_aside`), and the screen reads that one.
     :param role: ``"sit"`` (a person plays the seat this peer takes) or ``"watch"``.
     :param send: sends one signed message to the host (table talk).
     :param hosting: whether this peer is the host (leaving closes the table for everyone).
@@ -98,7 +106,7 @@ class NetTable:
 
     def __init__(
         self,
-        table: Table,
+        table: Table | Callable[[], Table],
         *,
         role: str,
         send: Callable[[bytes], Awaitable[None]],
@@ -113,7 +121,7 @@ class NetTable:
     ) -> None:
         if role not in ("sit", "watch"):
             raise ValueError(f"role is 'sit' or 'watch', not {role!r}")
-        self.table = table
+        self._current = table if callable(table) else lambda: table
         self.role = role
         self.stand_in = stand_in
         self.hosting = hosting
@@ -134,15 +142,22 @@ class NetTable:
         self._sent_at = -1
         self._decided = -1  # the leave entry the host's person answered already
         self._problem: str | None = None
+        self._moved = False
         self._log: list[LogLine] = []
         self._told = 0  # table events looked at
         self._told_entries: set[int] = set()  # entries whose own event was passed over
         self._narrator: Narrator | None = None  # made once the game starts (and the seat is known)
+        self._narrated: Table | None = None  # the copy the narrator and the told entries are of
         self._untold = False  # the game's wording failed once: the log stops telling the game
         self._texts_at: tuple[int, int] | None = None
         self._texts_now: dict[str, Action] = {}
         self.game: Game
         self.config: Config
+
+    @property
+    def table(self) -> Table:
+        """This peer's copy of the table as it stands now (every reading method works from it)."""
+        return self._current()
 
     # -- starting -------------------------------------------------------------------------
 
@@ -428,6 +443,11 @@ class NetTable:
         """Why the table stopped early: a cheat, or the link to the table failed."""
         return self.table.ended or self._problem
 
+    def moved(self) -> bool:
+        """Whether the table's loop ended with :class:`TableMoved`: a seat hosts the table now, and this
+        machine's seat plays on as a peer's (its caller opens that screen)."""
+        return self._moved
+
     # -- acting ---------------------------------------------------------------------------
 
     def submit(self, seat: int, text: str) -> str:
@@ -558,7 +578,9 @@ class NetTable:
                     stamp = now
                     changed()
             error = None if self._task.cancelled() else self._task.exception()
-            if error is not None and self.table.ended is None:
+            if isinstance(error, TableMoved):  # no failure: the screen closes, the table goes on elsewhere
+                self._moved = True
+            elif error is not None and self.table.ended is None:
                 self._problem = str(error) or type(error).__name__
                 self._log.append(LogLine(None, f"the table stopped: {self._problem}"))
         except Exception as exc:  # the screen must stay up to say what happened
@@ -586,7 +608,10 @@ class NetTable:
 
     def _catch_up(self) -> None:
         """Add log lines for what happened since last time: game steps first, then table events."""
-        engine = self.table.engine
+        table = self.table
+        if table is not self._narrated:
+            self._follow(table)
+        engine = table.engine
         if engine is not None:
             if self._narrator is None:
                 seat = self.table.my_seat
@@ -602,6 +627,26 @@ class NetTable:
             if line is not None:
                 self._log.append(line)
         self._told = len(self.table.events)
+
+    def _follow(self, table: Table) -> None:
+        """The copy read is a new one (entries set aside): what is told of the game goes on from where
+        the two copies part, so the new history's steps are told and none twice (the lines told of the
+        entries set aside stay, as the table's event about them does)."""
+        was, self._narrated = self._narrated, table
+        if was is None:
+            return
+        same = _agreeing([e.head for e in was.log.entries], [e.head for e in table.log.entries])
+        self._told_entries = {seq for seq in self._told_entries if seq < same}
+        if self._narrator is not None and was.engine is not None and table.engine is not None:
+            told = _agreeing(was.engine.match.events, table.engine.match.events)
+            self._narrator.told = min(self._narrator.told, told)
+
+    def tell(self, text: str) -> None:
+        """Add ``text`` to the log after everything the table holds now (why this screen opened);
+        once :meth:`ready`."""
+        self._catch_up()
+        self._log.append(LogLine(None, text))
+        self._notify()
 
     def _told_line(self, event: Event) -> LogLine | None:
         """A table event the game's own log does not tell: who sat down, a refusal, a cheat."""

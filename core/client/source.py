@@ -30,6 +30,12 @@ class Refused(AtollError):
         self.candidates = tuple(candidates)
 
 
+class TableMoved(Exception):
+    """The table's loop ends here because the table goes on elsewhere: a seat took it over from this
+    machine, which hosted it, and this machine's seat plays on as a peer's in a new screen (decision
+    0020). Not a failure: the screen closes by itself, at once, and its caller opens the next one."""
+
+
 @dataclass(frozen=True)
 class LogLine:
     """One line of the game log: who acted (``None``: chance) and what happened, in public words.
@@ -159,6 +165,10 @@ class TableSource(Protocol):
 
     def problem(self) -> str | None:
         """Why the table stopped early (a bot or a peer failed), or ``None``."""
+
+    def moved(self) -> bool:
+        """Whether the table's loop ended because the table goes on elsewhere (:class:`TableMoved`):
+        the screen then closes at once, unasked, and its caller says why (a local game never moves)."""
 
     def leave(self) -> str | None:
         """The player leaves: keep what is needed to come back; returns a line to print (where the

@@ -96,6 +96,8 @@ class Ending(enum.Enum):
     """The player left before the end (after saying yes)."""
     REMATCH = "rematch"
     """The game ended and the player asked for another with the same people and settings."""
+    MOVED = "moved"
+    """The table goes on elsewhere (:meth:`TableSource.moved`): the screen closed by itself, unasked."""
 
 
 @dataclass
@@ -168,12 +170,21 @@ class TableScreen:
     # -- running --------------------------------------------------------------------
 
     async def run(self) -> ScreenResult:
-        """Show the table until the player leaves; the source's background task runs meanwhile."""
-        self.app.create_background_task(self.source.run(self._changed))
-        return await self.app.run_async()
+        """Show the table until the player leaves (or the table moves on elsewhere); the source's
+        background task runs meanwhile."""
+
+        def watch() -> None:  # once the application runs: the task may end the screen at its first step
+            self.app.create_background_task(self.source.run(self._changed))
+
+        return await self.app.run_async(pre_run=watch)
 
     def _changed(self) -> None:
-        """The source changed: hand the keyboard over in a hot-seat game, ring when a turn comes."""
+        """The source changed: hand the keyboard over in a hot-seat game, ring when a turn comes; close
+        at once, with nothing to print, when the table moved on elsewhere (the caller says where)."""
+        if self.source.moved():
+            if not self.app.is_done:
+                self.app.exit(result=ScreenResult(Ending.MOVED))
+            return
         if self.viewer is None and self.source.humans():  # a network seat is taken once the host logs it
             self.viewer = self.source.humans()[0]
         waiting = self.source.waiting()
