@@ -94,7 +94,9 @@ async def _on_page(
     server = await open_page(address)
 
     def shown(table: Table, session: PeerSession) -> None:
-        page = TablePage(table, lambda: session.away)
+        # the copy the session holds now is read (``table`` is the one it started with): a copy that sets
+        # entries aside is a new one
+        page = TablePage(lambda: session.table, lambda: session.away)
         session.on_chat = page.hear
         server.show(page)
 

@@ -67,13 +67,19 @@ class Snapshot(TypedDict):
 
 class TablePage:
     """The big screen's reading of one table (``table``: this peer's copy, a spectator's or the
-    host's own). ``away`` gives the seats shown away now. Table talk reaches it through :meth:`hear`."""
+    host's own, or what gives the copy as it stands now: a spectator's session replaces its copy when
+    it sets entries aside). ``away`` gives the seats shown away now. Table talk reaches it through
+    :meth:`hear`."""
 
-    def __init__(self, table: Table, away: Callable[[], Sequence[int]]) -> None:
-        self.table = table
+    def __init__(self, table: Table | Callable[[], Table], away: Callable[[], Sequence[int]]) -> None:
         self._away = away
         self._look = Look(unicode=True, palette=True)
         self._source = NetTable(table, role="watch", send=_nowhere, away=away)
+
+    @property
+    def table(self) -> Table:
+        """The copy of the table read now."""
+        return self._source.table
 
     def hear(self, message: Envelope) -> None:
         """A chat message the host relayed: kept for the page if its author is at the table."""
