@@ -250,6 +250,10 @@ class RefuseBody(TypedDict):
     owed: NotRequired[list[dict[str, Any]]]
     """The late seat's own signed messages (envelopes, their JSON form) that it gave this seat directly
     and the log did not hold: the table takes them in from here, and the timeout is void."""
+    late: NotRequired[bool]
+    """``true``: the turn opened before this seat's link caught up with its host (a catch-up after a
+    take-over), so its clock cannot say the host was early: the refusal voids the timeout and counts
+    toward naming nobody."""
     behind: NotRequired[int]
     """The last entry the late seat held when asked, before the one that opened its turn: it never saw
     its turn open, and this seat gives it the entries it lacks directly (once at a game step)."""

@@ -267,6 +267,10 @@ class PeerSession:
             return [], True  # already held (a catch-up overlapping what arrived live)
         if self.from_named_host() or (self.evidence is not None and self.table.over()):
             return [], False  # nothing more is taken from a host the table named
+        # an entry the host held before this link reached it arrives late on this peer's clock
+        at = entry.get("seq") if isinstance(entry, dict) else None
+        held = self.host_length
+        self.table.catching_up = given or (held is not None and type(at) is int and at < held)
         try:
             self.table.receive(entry, parsed_strictly=True)
         except HostEquivocated as exc:

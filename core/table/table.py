@@ -326,6 +326,11 @@ class Table:
         """When (``clock``) the last entry arrived: the turn the game waits on opened then."""
         self._opened_at: float | None = None
         """When the entry before the one being folded in arrived (``None``: not on this peer's clock)."""
+        self.catching_up = False
+        """Set by the caller: the entries coming in now were in the log before this peer's link reached
+        its host (a catch-up, after a take-over say), so this peer's clock did not see them arrive."""
+        self._grew_late = False
+        self._opened_late = False
         self.log = TableLog(table_id, host_key, log_path)
         self.key = key
         self.me = key.verify_key.encode().hex() if key is not None else None
@@ -626,6 +631,7 @@ class Table:
         message = entry.message
         now = self.clock()
         self._opened_at, self._grew_at = self._grew_at, now
+        self._opened_late, self._grew_late = self._grew_late, self.catching_up
         if message.author == self.me:
             self._n = max(self._n, message.n + 1)
             # a message written again after a restart, and already in the log, is not sent twice
@@ -806,6 +812,8 @@ class Table:
                 raise ValueError("a refusal says how many milliseconds its seat had waited")
             if kind == Kind.REFUSE and "behind" in body and type(body["behind"]) is not int:
                 raise ValueError("a refusal says as a number which entry the late seat held last")
+            if kind == Kind.REFUSE and "late" in body and body["late"] is not True:
+                raise ValueError("a refusal's 'late' is true or absent")
             owed = body.get("owed", [])
             if kind == Kind.REFUSE and (not isinstance(owed, list) or len(owed) > OWED_MOST):
                 raise ValueError(f"a refusal brings at most {OWED_MOST} of the late seat's messages")
@@ -947,6 +955,10 @@ class Table:
         waited = 0.0 if opened is None else max(0.0, self.clock() - opened)
         if turn_time is not None and waited < turn_time:
             body: dict[str, Any] = {"timeout": seq, "waited_ms": int(waited * 1000)}
+            if self._opened_late:
+                # the turn opened before this peer's link caught up: its clock cannot say the host was
+                # early, so the refusal only voids the timeout (the host times the seat again later)
+                body["late"] = True
             self._outbox.append((_answer_key(seq), self.compose(Kind.REFUSE, body)))
         elif self.direct and turn_time is not None and self.me != self._host_hex():  # a host asks nobody
             self.asking = Ask(seq, late, int(waited * 1000))
@@ -979,7 +991,8 @@ class Table:
         if entry.message.kind == Kind.REFUSE:
             timeout.refusals.append(seat)
             waited = entry.message.body["waited_ms"] / 1000
-            if lobby.turn_time is not None and waited < lobby.turn_time:
+            caught_up_late = entry.message.body.get("late") is True
+            if lobby.turn_time is not None and waited < lobby.turn_time and not caught_up_late:
                 timeout.early.append(seat)
             behind = entry.message.body.get("behind")
             if type(behind) is int:

@@ -16,6 +16,7 @@ from atoll.app.hosting import why_replaced
 from atoll.net.curve import curve_of
 from atoll.net.envelope import open_envelope
 from atoll.table.host import GATHER_S, Sequencer
+from atoll.table.host import TIMEOUT_MARGIN_S as MARGIN
 from atoll.table.log import sequencing_bytes
 from atoll.table.peer import HostGone
 from atoll.table.reasons import EndReason
@@ -368,3 +369,30 @@ def test_a_take_over_given_directly_as_an_entry_a_seat_lacks_is_not_taken() -> N
     given = net.peers[A].table.compose(Kind.ENTRIES, {"entries": [new.table.log.entries[p].to_json()]})
     follower.session.on_direct(given)  # entries given directly are the host's alone; a take-over is shown
     assert len(follower.table.log.entries) == held and follower.session.given_replies() == []
+
+
+def test_seats_that_reach_the_new_host_after_it_timed_a_seat_void_the_timeout_and_name_nobody() -> None:
+    # two seats that reach the new host only after it timed a seat out take the turn's opening and the
+    # timeout in one catch-up: their clocks saw the turn open for no time at all, and their two
+    # refusals named the honest new host for an early timeout (issue 26's fork test, at a short turn time)
+    net = open_table("kariba", 4, turn_time=5.0)
+    for index, peer in enumerate(net.peers):
+        peer.session.standby = f"127.0.0.1:{47100 + index}"
+    start(net)
+    late = play_until_a_seat_owes_a_move(net)
+    taker = next(seat for seat in range(4) if seat != late)
+    away = [seat for seat in range(4) if seat not in (taker, late)]
+    new = takes_over(net, taker)
+    net.host = new  # the seats reach the seat that hosts now: the late one first
+    link(net.peers[late], new, net.peers[late].connection)
+    net.tick(net.now + GATHER_S + 5.0 + MARGIN)  # its turn time passed since the take-over
+    timeout = new.table.timeout
+    assert timeout is not None and timeout.seat == late
+    for index in away:  # the others come now: the turn's opening and the timeout arrive together
+        for reply in link(net.peers[index], new, net.peers[index].connection):
+            net.send(index, reply)
+    for table in [new.table, *(net.peers[index].table for index in away)]:
+        assert not table.hosts_named and table.ending is None, table.ended
+        assert table.timeout is None  # void: the new host times the seat again, a whole turn time on
+    refusals = [e.message.body for e in new.table.log.entries if e.message.kind == Kind.REFUSE]
+    assert len(refusals) == 2 and all(body.get("late") is True for body in refusals)
