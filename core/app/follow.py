@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from nacl.signing import SigningKey
 
 from atoll.app.peer_loop import handshake, run_peer
+from atoll.app.ports import free_address
 from atoll.app.serve import NobodyCame, SteppedDown, deliver, run_host
 from atoll.errors import AtollError
 from atoll.net.descriptors import raise_limit
@@ -70,11 +71,9 @@ def standby_address(host: str, port: int) -> str | None:
         with sockets.socket(sockets.AF_INET, sockets.SOCK_DGRAM) as probe:
             probe.connect((host, port))  # picks the interface; sends nothing
             here = str(probe.getsockname()[0])
-        with sockets.socket() as free:
-            free.bind((here, 0))
-            return f"{here}:{free.getsockname()[1]}"
     except OSError:
         return None
+    return free_address(here)
 
 
 async def moved_to(key: SigningKey, table: Table, *, wait: float = 5.0) -> PeerSocket | None:

@@ -84,19 +84,23 @@ def port_free(address: str, port: int) -> bool:
     return True
 
 
-def standby_here(bind: str) -> str | None:
-    """The standby address of a host's own seat at a table bound to ``bind``: the address the others
-    join it at and a free port, where the seat listens once another seat hosts the table (``None``
-    when no port can be had there)."""
+def free_address(here: str) -> str | None:
+    """``HERE:PORT`` with a port free on the address ``here`` now (``None`` when none can be had)."""
     import socket as sockets
 
-    here = listening_on(bind)[0]
     try:
         with sockets.socket() as free:
             free.bind((here, 0))
             return f"{here}:{free.getsockname()[1]}"
     except OSError:
         return None
+
+
+def standby_here(bind: str) -> str | None:
+    """The standby address of a host's own seat at a table bound to ``bind``: the address the others
+    join it at and a free port, where the seat listens once another seat hosts the table (``None``
+    when no port can be had there)."""
+    return free_address(listening_on(bind)[0])
 
 
 def free_pair(address: str) -> int | None:
