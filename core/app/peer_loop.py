@@ -28,6 +28,7 @@ from atoll.table.peer import (
     heartbeat_s,
     next_host,
     other_protocol,
+    stood_still,
 )
 from atoll.table.table import Event, Table
 from atoll.types import Action
@@ -103,7 +104,7 @@ async def run_peer(
     intake = Intake(socket)
     thinking: asyncio.Task[Action] | None = None
     thinking_at = -1
-    beat = heard = loop.time()
+    beat = heard = tick = loop.time()
     quiet = False
     table.pipelined()  # answers to a deck's shuffle or lock leave first; their proofs are checked right after
     side: SideDoor | None = None
@@ -148,6 +149,9 @@ async def run_peer(
                         and not table.over():
                     await socket.send(session.sending(table.move(action)))
             now = loop.time()
+            if stood_still(now - tick, table):  # the host's silence is counted from now on: a heartbeat first
+                heard, beat = now, now - heartbeat_s(table)
+            tick = now
             if data is not None:
                 heard = now
                 if quiet:

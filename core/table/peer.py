@@ -790,6 +790,13 @@ def heartbeat_s(table: Table) -> float:
     return HEARTBEAT_S if lobby is None else min(HEARTBEAT_S, lobby.host_timeout / 3)
 
 
+def stood_still(gap: float, table: Table) -> bool:
+    """Whether ``gap`` seconds between two turns of a peer's loop (each waits one heartbeat at most)
+    mean that this process itself did not run: a laptop asleep, a stopped process. The host's silence
+    over such a gap says nothing about the host, which may have restarted and waits for a heartbeat."""
+    return gap > 3 * heartbeat_s(table)
+
+
 def next_host(table: Table, silent: float, passed_over: int) -> HostGone | None:
     """Who takes the table over after the host has been silent ``silent`` seconds: the first seat in
     order with a standby address after one host timeout, the next after two, and so on (skipping the

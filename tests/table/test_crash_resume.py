@@ -176,3 +176,33 @@ def test_a_player_who_leaves_for_good_ends_the_game_with_a_clear_line_for_everyo
     report = audit_log(logs[0], REGISTRY.game, fingerprint)
     assert report.blame is None and report.cheat is None
     assert report.ended is not None and "left the table" in report.ended
+
+
+def test_a_seat_asleep_while_its_host_restarted_wakes_and_plays_on_under_that_host(tmp_path: Path) -> None:
+    # a laptop asleep through its host's restart: its clock jumps past the host timeout on waking, yet
+    # the host is there and only waits for a heartbeat; the seat tries it before it takes anything over
+    host, peers, _ = start_table(tmp_path, ["--host-timeout", "8"], resume="--resume", entries=30)
+    sleeper = peers[0].process
+    assert sleeper is not None
+    try:
+        os.kill(sleeper.pid, signal.SIGSTOP)
+        host.kill()
+        host.start(resume=True)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and "resuming table" not in host.output.read_text():
+            time.sleep(0.05)
+        time.sleep(10)  # with the restart, more than one host timeout and less than two
+        os.kill(sleeper.pid, signal.SIGCONT)
+        deadline = time.monotonic() + 150
+        while time.monotonic() < deadline and any(p.running() for p in [host, *peers]):
+            time.sleep(0.1)
+    finally:
+        if sleeper.poll() is None:
+            os.kill(sleeper.pid, signal.SIGCONT)
+        for process in [host, *peers]:
+            process.kill()
+    told = [p.output.read_text(errors="replace") for p in [host, *peers]]
+    assert [p.returncode() for p in [host, *peers]] == [0, 0, 0, 0], told[0][-2000:]
+    assert not any("hosts the table now" in text for text in told), told[1][-2000:]
+    logs = [log for p in [host, *peers] for log in p.logs()]
+    assert len({log.read_bytes() for log in logs}) == 1
