@@ -327,8 +327,9 @@ class Table:
         self._opened_at: float | None = None
         """When the entry before the one being folded in arrived (``None``: not on this peer's clock)."""
         self.catching_up = False
-        """Set by the caller: the entries coming in now were in the log before this peer's link reached
-        its host (a catch-up, after a take-over say), so this peer's clock did not see them arrive."""
+        """Set by the caller (and by :meth:`restore`): the entries coming in now were in the log before
+        this peer's link reached its host (a catch-up, after a take-over say, or read back from disk),
+        so this peer's clock did not see them arrive."""
         self._grew_late = False
         self._opened_late = False
         self.log = TableLog(table_id, host_key, log_path)
@@ -452,12 +453,15 @@ class Table:
         if damage is not None and not repair:
             raise damage
         problem: str | None = damage.reason if damage is not None else None
+        self.catching_up = True  # read back from disk: this peer's clock did not see these arrive
         try:
             self.take_stored(entries, self.restore_entry)
         except BadEntry as exc:
             if not repair:
                 raise
             problem = str(exc)
+        finally:
+            self.catching_up = False
         if problem is not None:
             line = len(self.log.entries) + 1
             self.repaired = Repair(line, problem, set_aside_from(path, line))

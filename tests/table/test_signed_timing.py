@@ -7,11 +7,14 @@ for the whole turn time; otherwise it refuses, and a host whose timeout the seat
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 from atoll.table.host import TIMEOUT_MARGIN_S as MARGIN
 from atoll.table.reasons import EndReason
 from atoll.table.table import Table
 from atoll.wire import Kind
-from tests.table.harness import open_table
+from tests.table.harness import REGISTRY, open_table
 from tests.table.test_survive import play_until_a_seat_owes_a_move, start
 
 
@@ -121,3 +124,29 @@ def test_a_host_that_is_also_a_seat_cannot_witness_its_own_early_timeout_into_a_
     for table in [host, *(p.table for p in net.peers)]:
         assert table.ending is not None and table.ending.reason is EndReason.HOST_TIMED, table.ended
     named_nobody([p.table for p in net.peers])
+
+
+def test_a_seat_restored_from_its_log_during_a_turn_refuses_its_timeout_as_late_not_as_early(
+    tmp_path: Path,
+) -> None:
+    # its clock restarted at the restore, inside a turn that opened before: that it saw little of the
+    # turn says nothing about the host, so its refusal voids the timeout and cannot name the host
+    net = open_table("kariba", 3, turn_time=30.0)
+    start(net)
+    late = play_until_a_seat_owes_a_move(net)
+    net.tick(0.0)
+    other = next(seat for seat in range(3) if seat != late)
+    peer = net.peers[other]
+    log = tmp_path / "log.jsonl"
+    log.write_text("".join(json.dumps(e.to_json()) + "\n" for e in peer.table.log.entries))
+    net.now = 29.0  # the seat's process restarts a second before the turn time is up
+    copy = Table(peer.table.id, net.host.key.verify_key.encode(), peer.key, REGISTRY.game,
+                 log_path=log, master=peer.table.master, clock=net.clock)
+    copy.restore()
+    copy.outbox()
+    net.tick(30.0 + MARGIN)
+    timeout = net.host.table.log.entries[len(copy.log.entries)]
+    assert timeout.message.kind == Kind.TIMEOUT
+    copy.receive(timeout.to_json())
+    answers = [json.loads(data) for data in copy.outbox()]
+    assert [(a["kind"], a["body"].get("late")) for a in answers] == [("refuse", True)]
