@@ -210,3 +210,30 @@ def test_a_seat_that_says_it_is_behind_for_ever_is_excused_once_by_each_seat_the
         if index != VICTIM:
             ending = peer.table.ending
             assert ending is not None and ending.reason is EndReason.FORFEIT and ending.seat == VICTIM
+
+
+
+def test_a_late_seat_shown_proof_of_a_fork_answers_an_ask_with_it_and_the_host_is_named_not_it() -> None:
+    # the seat the host forked showed its proof to the late seat alone (its link to the third failed);
+    # the late seat's own copy is the others' history, so only the proof in its answer tells the third
+    net = open_table("kariba", 3, turn_time=30.0, direct=True, watchers=1)
+    for index in range(3):
+        net.send(index, net.peers[index].session.hello())
+    late = play_until_a_seat_owes_a_move(net)
+    net.tick(0.0)
+    victim, asker = (index for index in range(3) if index != late)
+    at = forked(net, victim)
+    net.shown.add(victim)  # it shows nobody by itself: the test carries its proof to the late seat
+    net.relay = lambda index, data: None if index == late else data  # the host stalls the late seat
+    net.deliver(net.host.local(net.host.table.compose(Kind.WATCH, {"name": "the others' history"})))
+    net.send(3, net.peers[3].session.hello())  # a spectator comes: the entry after the fork
+    shown = net.peers[victim].session.evidence_message()
+    assert shown is not None  # the forked seat caught the host
+    net.peers[late].session.on_direct(shown)
+    assert net.peers[late].table.log.entries[at - 1].head == net.peers[asker].table.log.entries[at - 1].head
+    assert net.peers[asker].table.fork is None  # the third seat knows nothing of it yet
+    net.tick(30.0 + MARGIN)  # the host times the late seat out; the third seat asks it first
+    ending = net.peers[asker].table.ending
+    assert ending is not None and ending.reason is EndReason.HOST_EQUIVOCATED, net.peers[asker].table.ended
+    assert ending.seat is None and all(event.blame is None for event in net.peers[asker].table.events)
+    assert not [e for e in net.host.table.log.entries if e.message.kind == Kind.WITNESS]
