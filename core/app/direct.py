@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
+import zmq
 from nacl.signing import SigningKey
 
 from atoll.errors import AtollError
@@ -41,18 +42,26 @@ class SideDoor:
         lobby = self.session.table.lobby
         return lobby is not None and any(curve_of(bytes.fromhex(a)) == curve_key for a in lobby.standby)
 
-    def open(self, address: str) -> bool:
-        """Listen at ``address`` (``HOST:PORT``) and answer from now on; ``False`` (and a line in the
-        log) when the address cannot be bound: the seat plays on, asked by nobody."""
+    def open(self, address: str, *, movable: bool = False) -> str | None:
+        """Listen at ``address`` (``HOST:PORT``) and answer from now on; the address listened at.
+
+        Its port was free when it was chosen, and another program may have taken it since: when
+        ``movable`` (no signed entry names the address yet) another free port of the same host is
+        taken instead. ``None`` (and a line in the log) when nothing can be bound: the seat plays on,
+        asked by nobody."""
         host, port = endpoint(address)
-        try:
-            self.socket.bind(host, port)
-        except (OSError, AtollError) as exc:
-            log.warning("cannot listen at the standby address %s (%s): no seat can ask this one directly",
-                        address, exc)
-            return False
-        self._serving = asyncio.ensure_future(self._serve())
-        return True
+        problem: Exception | None = None
+        for trying in (port, None) if movable else (port,):
+            try:
+                bound = self.socket.bind(host, trying)
+            except (OSError, AtollError, zmq.ZMQError) as exc:
+                problem = exc
+                continue
+            self._serving = asyncio.ensure_future(self._serve())
+            return address if bound == port else f"{address.rpartition(':')[0]}:{bound}"
+        log.warning("cannot listen at the standby address %s (%s): no seat can ask this one directly",
+                    address, problem)
+        return None
 
     async def _serve(self) -> None:
         while True:

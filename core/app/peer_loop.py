@@ -225,10 +225,16 @@ def _side_door(session: PeerSession) -> SideDoor | None:
     if table.key is None:
         return None
     table.direct = session.role == "sit"
-    side = SideDoor(table.key, session) if session.standby is not None else None
-    if side is not None and session.standby is not None and not side.open(session.standby):
+    if session.standby is None:
+        return None
+    side = SideDoor(table.key, session)
+    lobby = table.lobby
+    # an address no entry names yet (this peer has not sat or watched) may move to another free port
+    opened = side.open(session.standby, movable=lobby is None or table.me not in lobby.standby)
+    if opened is None:
         side.close()
         return None
+    session.standby = opened
     return side
 
 
