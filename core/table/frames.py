@@ -27,6 +27,9 @@ def frame(kind: Frame, **fields: Any) -> bytes:
 #: Entries one ``entries`` frame holds at most (what a peer vouches for with one host signature).
 BATCH_ENTRIES = 64
 
+#: Entries one signed ``entries`` message holds at most (a peer's to a new host, or given to a seat).
+ENTRIES_PER_MESSAGE = 16
+
 _ENTRY_OPEN = b'{"entry":'
 _ENTRY_CLOSE = b',"t":"entry"}'
 _ENTRIES_OPEN = b'{"entries":['

@@ -28,7 +28,7 @@ from atoll.net.curve import curve_of
 from atoll.net.envelope import Envelope, MessageTooLarge, Unauthenticated, open_envelope, own_envelope
 from atoll.net.ratelimit import RateLimit
 from atoll.pin import GamePin
-from atoll.table.frames import entry_frame, frame
+from atoll.table.frames import ENTRIES_PER_MESSAGE, entry_frame, frame
 from atoll.table.log import BadEntry, HostEquivocated, sequence
 from atoll.table.presence import changes
 from atoll.table.reasons import ALREADY_LOGGED, EndReason
@@ -50,9 +50,6 @@ RECONNECT_GRACE_S = 3.0
 
 #: Seconds a seat taking a table over waits for the others to bring what its own log lacks.
 GATHER_S = 4.0
-
-#: Entries a peer hands a new host in one message.
-ENTRIES_PER_MESSAGE = 16
 
 #: Seconds past the turn time before the host states a timeout: each seat's own clock saw the turn
 #: open a little later than the host's did (the entry that opened it travelled), and a seat witnesses

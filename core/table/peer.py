@@ -26,7 +26,7 @@ from atoll.net.curve import curve_of
 from atoll.net.encoding import canonical_bytes
 from atoll.net.envelope import Envelope, Unauthenticated, decode, open_envelope, own_envelope
 from atoll.pin import GamePin, require_same
-from atoll.table.frames import BATCH_ENTRIES, frame, read_frame
+from atoll.table.frames import BATCH_ENTRIES, ENTRIES_PER_MESSAGE, frame, read_frame
 from atoll.table.log import BadEntry, HostEquivocated
 from atoll.table.presence import changes
 from atoll.table.seating import SeatRefused, seat_of_colour
@@ -52,10 +52,6 @@ Chooser = Callable[[Observation], Awaitable[Action]]
 
 class TableFailed(AtollError):
     """The table cannot go on for this peer: the host cheated, or the game ended in a cheat."""
-
-
-#: Entries a peer hands a new host in one message.
-ENTRIES_PER_MESSAGE = 16
 
 
 class HostGone(Exception):
