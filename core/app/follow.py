@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from nacl.signing import SigningKey
 
-from atoll.app.peer_loop import handshake, run_peer
+from atoll.app.peer_loop import handshake, run_peer, show_evidence
 from atoll.app.ports import free_address
 from atoll.app.serve import NobodyCame, SteppedDown, deliver, run_host
 from atoll.errors import AtollError
@@ -131,6 +131,24 @@ async def follow(
     on_event: Callable[[Event], None] | None,
 ) -> Table:
     """Play or watch until the game is over, following the table to a new host when the host is gone."""
+    showing: list[asyncio.Task[None]] = []  # the proof of a fork, shown to the others as this peer goes
+    try:
+        table = await _follow(session, link, choose, on_event, showing)
+    except BaseException:
+        for task in showing:
+            task.cancel()
+        raise
+    await asyncio.gather(*showing, return_exceptions=True)  # shown before this peer leaves
+    return table
+
+
+async def _follow(
+    session: PeerSession,
+    link: Link,
+    choose: Chooser | None,
+    on_event: Callable[[Event], None] | None,
+    showing: list[asyncio.Task[None]],
+) -> Table:
     table = session.table
     passed_over, tried_under = 0, table.log.host.encode()
     on_event = _each_once(table, on_event)
@@ -159,6 +177,7 @@ async def follow(
         try:
             return await run_peer(session, link.peer, choose, on_event, passed_over=passed_over)
         except HostGone as gone:
+            showing.append(asyncio.ensure_future(show_evidence(session)))  # none unless the host was named
             table = session.table  # a copy that set aside what a named host showed it alone is a new one
             if table.log.host.encode() != tried_under:  # the table did move since: count afresh
                 passed_over, tried_under = 0, table.log.host.encode()

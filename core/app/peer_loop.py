@@ -161,9 +161,8 @@ async def run_peer(
                     await socket.send(reply)
                 table.settle()
                 moving = session.moving()
-                if moving is not None:  # the table named its host: to the next seat, with the proof
-                    await _show_evidence(session)
-                    raise moving
+                if moving is not None:  # the table named its host: to the next seat (the caller shows
+                    raise moving  # the others the proof meanwhile: show_evidence)
             pushed = session.push()
             if pushed is not None:  # the host withholds this seat's messages: the others hold them
                 given, again = pushed
@@ -181,7 +180,6 @@ async def run_peer(
                     raise gone
             moving = session.moving()  # the host was named by evidence another seat showed directly
             if moving is not None:
-                await _show_evidence(session)
                 raise moving
             if now - beat >= heartbeat_s(table):
                 beat = now
@@ -205,7 +203,7 @@ async def run_peer(
     if on_event is not None:
         for event in table.events[shown:]:
             on_event(event)
-    await _show_evidence(session)
+    await show_evidence(session)
     await socket.send(table.compose(Kind.BYE, {}))
     return table
 
@@ -277,9 +275,11 @@ async def _give(session: PeerSession, given: bytes) -> None:
     await asyncio.gather(*(ask_directly(key, lobby.standby[a], a, given) for a in others))
 
 
-async def _show_evidence(session: PeerSession) -> None:
-    """Show every other seat, directly, this peer's proof that the host signed two histories (the host
-    would not relay it): each checks it and names the host."""
+async def show_evidence(session: PeerSession) -> None:
+    """Show every other seat and spectator, directly, this peer's proof that the host signed two
+    histories (the host would not relay it): each checks it and names the host. Once a peer: a peer
+    that follows the table elsewhere runs this beside it (a peer slow to answer held it back for as
+    long as it was asked again, and the game could end before it came)."""
     table, lobby = session.table, session.table.lobby
     shown = session.evidence_message()
     if shown is None or lobby is None or table.key is None or session.evidence_shown:

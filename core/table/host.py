@@ -350,7 +350,9 @@ class Sequencer:
         lobby = self.table.lobby
         if not self.took_over or lobby is None:
             return set()
-        return set(lobby.spectators) - set(self.heard) - self.said_bye - {self.table.me or ""}
+        # reached: synced here (a spectator showing its proof of a fork here is heard, and still on its way)
+        reached = set(self.connections.values())
+        return set(lobby.spectators) - reached - self.said_bye - {self.table.me or ""}
 
     # -- the clock (the caller's: nothing here reads one) --------------------------------------------
 

@@ -396,3 +396,21 @@ def test_seats_that_reach_the_new_host_after_it_timed_a_seat_void_the_timeout_an
         assert table.timeout is None  # void: the new host times the seat again, a whole turn time on
     refusals = [e.message.body for e in new.table.log.entries if e.message.kind == Kind.REFUSE]
     assert len(refusals) == 2 and all(body.get("late") is True for body in refusals)
+
+
+def test_a_spectator_that_showed_the_new_host_a_proof_is_still_on_its_way_until_it_syncs_there() -> None:
+    # a peer shows its proof of a fork to every seat's standby address, the new host's too: that is
+    # no sign it follows the table there, and a game ending meanwhile must keep its end for it
+    net = open_table("kariba", 3, watchers=1)
+    for index, peer in enumerate(net.peers):
+        peer.session.standby = f"127.0.0.1:{47100 + index}"
+    start(net)
+    play_until_a_seat_owes_a_move(net)
+    cut_off(net, A)
+    new = takes_over(net, A)
+    spectator = net.peers[3]
+    shown = spectator.table.compose(Kind.EVIDENCE, {"evidence": {"seq": 1}})
+    new.receive(spectator.connection, spectator.curve, shown)
+    assert new.followers_on_their_way() == {spectator.table.me}
+    link(spectator, new, spectator.connection)
+    assert new.followers_on_their_way() == set()
