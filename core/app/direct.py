@@ -21,11 +21,10 @@ from atoll.errors import AtollError
 from atoll.net.curve import curve_of
 from atoll.net.transport import HostSocket, PeerSocket, curve_keys, curve_public
 from atoll.table.peer import PeerSession
+from atoll.table.table import ASK_WAIT_S
 
 log = logging.getLogger("atoll.app.direct")
 
-#: Seconds a seat waits for the late seat's answer before it witnesses the timeout.
-ASK_WAIT_S = 3.0
 
 
 class SideDoor:

@@ -32,7 +32,7 @@ from atoll.table.frames import ENTRIES_PER_MESSAGE, entry_frame, frame
 from atoll.table.log import BadEntry, HostEquivocated, sequence
 from atoll.table.presence import changes
 from atoll.table.reasons import ALREADY_LOGGED, EndReason
-from atoll.table.table import OWED_MOST, Event, SealedKeeper, Table
+from atoll.table.table import ASK_WAIT_S, OWED_MOST, Event, SealedKeeper, Table
 from atoll.table.takeover import take_over_wins
 from atoll.wire import PROTOCOL, ErrorReason, Frame, KeptSeat, Kind, OnLeave
 
@@ -55,6 +55,11 @@ GATHER_S = 4.0
 #: open a little later than the host's did (the entry that opened it travelled), and a seat witnesses
 #: only once its own clock has seen the whole turn time.
 TIMEOUT_MARGIN_S = 1.0
+
+#: Seconds the host waits at least for the seats' answers to a timeout before it aborts it: each seat
+#: may ask the late seat directly first (``ASK_WAIT_S``); at a short turn time the host aborted the
+#: timeout of a seat really late while the others were still asking it.
+ANSWER_WAIT_S = ASK_WAIT_S + 2 * TIMEOUT_MARGIN_S
 
 
 @dataclass
@@ -373,7 +378,12 @@ class Sequencer:
         if self._since[0] != length:
             self._since = (length, now)  # the log grew: whatever is owed now is owed from now
         turn_time = self.turn_time
-        if turn_time is None or now - self._since[1] < turn_time + TIMEOUT_MARGIN_S or table.over():
+        if turn_time is None or table.over():
+            return out
+        wait = turn_time + TIMEOUT_MARGIN_S
+        if table.timeout is not None:
+            wait = max(wait, ANSWER_WAIT_S)
+        if now - self._since[1] < wait:
             return out
         if table.timeout is None and table.waits_on() and self._on_its_way(table.waits_on()[0], now):
             self._since = (length, now)  # its turn time runs from when it can be here

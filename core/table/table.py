@@ -110,6 +110,10 @@ TURN_TIME_MOST_MS = 86_400_000
 #: The most of a late seat's messages one refusal brings.
 OWED_MOST = 16
 
+#: Seconds a seat asked to witness a timeout waits for the late seat's own answer, asked directly,
+#: before it witnesses.
+ASK_WAIT_S = 3.0
+
 #: Bytes of a refusal besides the messages it brings (its own envelope and body), kept free.
 REFUSAL_ROOM = 4096
 

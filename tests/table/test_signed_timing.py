@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from atoll.table.host import ANSWER_WAIT_S
 from atoll.table.host import TIMEOUT_MARGIN_S as MARGIN
 from atoll.table.reasons import EndReason
 from atoll.table.table import Table
@@ -150,3 +151,20 @@ def test_a_seat_restored_from_its_log_during_a_turn_refuses_its_timeout_as_late_
     copy.receive(timeout.to_json())
     answers = [json.loads(data) for data in copy.outbox()]
     assert [(a["kind"], a["body"].get("late")) for a in answers] == [("refuse", True)]
+
+
+def test_at_a_short_turn_time_the_host_waits_for_seats_still_asking_the_late_seat_before_it_aborts() -> None:
+    # each seat asks the late seat directly before it answers (up to ASK_WAIT_S): the host once aborted
+    # the timeout of a seat really late, one turn time after stating it, while the others still asked
+    net = open_table("kariba", 3, turn_time=1.0)
+    start(net)
+    play_until_a_seat_owes_a_move(net)
+    net.tick(0.0)
+    net.upstream = lambda index, data: None if b'"kind":"witness"' in data else data  # still asking
+    net.tick(1.0 + MARGIN)
+    assert net.host.table.timeout is not None
+    net.tick(1.0 + MARGIN + 1.0 + MARGIN)  # one turn time and its margin on: no answer yet
+    assert net.host.table.ending is None and net.host.table.timeout is not None
+    net.tick(1.0 + MARGIN + ANSWER_WAIT_S)
+    ending = net.host.table.ending
+    assert ending is not None and ending.reason is EndReason.ABORTED
