@@ -26,7 +26,6 @@ from atoll.table.table import ASK_WAIT_S
 log = logging.getLogger("atoll.app.direct")
 
 
-
 class SideDoor:
     """This seat's listening socket at its standby address, answering seats' ``ask`` from its session."""
 

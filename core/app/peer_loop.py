@@ -92,7 +92,8 @@ async def run_peer(
 ) -> Table:
     """Play (or watch) until the game is over; return the table. Raises :class:`TableFailed`, or
     :class:`HostGone` when the host stays silent past the table's host timeout (``passed_over``: how
-    many would-be successors, in order, have been tried already).
+    many would-be successors, in order, have been tried already), or the table named it (the caller
+    then shows the others this peer's proof, :func:`show_evidence`, as it goes on).
 
     The seat's chooser thinks in its own task while the peer keeps reading the host and sending its
     heartbeat (a ``sync`` every :func:`heartbeat_s`), so a long think never looks like a dead peer,
@@ -160,9 +161,11 @@ async def run_peer(
                 for reply in session.on_frame(data):
                     await socket.send(reply)
                 table.settle()
+                # the table named its host: to the next seat (the caller shows the others the proof
+                # meanwhile, show_evidence)
                 moving = session.moving()
-                if moving is not None:  # the table named its host: to the next seat (the caller shows
-                    raise moving  # the others the proof meanwhile: show_evidence)
+                if moving is not None:
+                    raise moving
             pushed = session.push()
             if pushed is not None:  # the host withholds this seat's messages: the others hold them
                 given, again = pushed
