@@ -15,6 +15,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -55,6 +56,20 @@ def test_a_peer_killed_twice_in_a_row_and_resumed_each_time_finishes_the_game(tm
     crashes = [Crash(0, 20, pause=0.2), Crash(0, 25, pause=0.2)]
     outcome = play_through_crashes(tmp_path, "kariba", 2, crashes, timeout=240)
     assert outcome.ok, outcome.problems
+
+
+@contextlib.contextmanager
+def paused(process: Process) -> Iterator[None]:
+    """``process`` stopped (SIGSTOP: alive, silent) for the block, and going again after it, also when
+    the block fails."""
+    running = process.process
+    assert running is not None
+    os.kill(running.pid, signal.SIGSTOP)
+    try:
+        yield
+    finally:
+        if running.poll() is None:
+            os.kill(running.pid, signal.SIGCONT)
 
 
 def start_table(
@@ -182,23 +197,18 @@ def test_a_seat_asleep_while_its_host_restarted_wakes_and_plays_on_under_that_ho
     # a laptop asleep through its host's restart: its clock jumps past the host timeout on waking, yet
     # the host is there and only waits for a heartbeat; the seat tries it before it takes anything over
     host, peers, _ = start_table(tmp_path, ["--host-timeout", "8"], resume="--resume", entries=30)
-    sleeper = peers[0].process
-    assert sleeper is not None
     try:
-        os.kill(sleeper.pid, signal.SIGSTOP)
-        host.kill()
-        host.start(resume=True)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and "resuming table" not in host.output.read_text():
-            time.sleep(0.05)
-        time.sleep(10)  # with the restart, more than one host timeout and less than two
-        os.kill(sleeper.pid, signal.SIGCONT)
+        with paused(peers[0]):
+            host.kill()
+            host.start(resume=True)
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline and "resuming table" not in host.output.read_text():
+                time.sleep(0.05)
+            time.sleep(10)  # with the restart, more than one host timeout and less than two
         deadline = time.monotonic() + 150
         while time.monotonic() < deadline and any(p.running() for p in [host, *peers]):
             time.sleep(0.1)
     finally:
-        if sleeper.poll() is None:
-            os.kill(sleeper.pid, signal.SIGCONT)
         for process in [host, *peers]:
             process.kill()
     told = [p.output.read_text(errors="replace") for p in [host, *peers]]

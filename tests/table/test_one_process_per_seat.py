@@ -8,8 +8,6 @@ rest aside and takes those entries from the host again, and finishes with a log 
 
 from __future__ import annotations
 
-import os
-import signal
 import time
 from pathlib import Path
 
@@ -20,7 +18,7 @@ from atoll.net.encoding import fingerprint
 from atoll.table.audit import audit_log
 from tests.commands import env_for, run
 from tests.table.harness import REGISTRY
-from tests.table.test_crash_resume import start_table
+from tests.table.test_crash_resume import paused, start_table
 
 #: Seconds a game of Kariba for three bots may take on a loaded machine.
 GAME_S = 150
@@ -66,27 +64,21 @@ def test_a_second_resume_on_a_running_seat_or_host_is_refused_naming_the_first_a
 ) -> None:
     host, peers, _ = start_table(tmp_path, [], resume="--resume", entries=30)
     first = peers[1] if command == "join" else host
-    held = peers[0].process
-    assert held is not None
     try:
         # seat 0 is paused while the second resume is tried: without a turn time the game waits
         # for it, so the game cannot end before the second command runs
-        os.kill(held.pid, signal.SIGSTOP)
-        first.kill()
-        first.start(resume=True)
-        assert _said(first, "resuming table", 60)
-        time.sleep(25)
-        before = first.logs()[0].stat().st_size
-        told = _second(first, [command, "--resume"])
-        assert first.process is not None
-        assert f"is in use by process {first.process.pid} (atoll {command} --resume)" in told
-        assert len(told.strip().splitlines()) == 1 and "Traceback" not in told
-        assert first.logs()[0].stat().st_size >= before  # nothing of the first's was cut back
-        os.kill(held.pid, signal.SIGCONT)
+        with paused(peers[0]):
+            first.kill()
+            first.start(resume=True)
+            assert _said(first, "resuming table", 60)
+            before = first.logs()[0].stat().st_size
+            told = _second(first, [command, "--resume"])
+            assert first.process is not None
+            assert f"is in use by process {first.process.pid} (atoll {command} --resume)" in told
+            assert len(told.strip().splitlines()) == 1 and "Traceback" not in told
+            assert first.logs()[0].stat().st_size >= before  # nothing of the first's was cut back
         _finish([host, *peers])
     finally:
-        if held.poll() is None:
-            os.kill(held.pid, signal.SIGCONT)
         for process in [host, *peers]:
             process.kill()
     assert _audits_clean(peers[1]).read_bytes() == _audits_clean(host).read_bytes()
