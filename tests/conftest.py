@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import signal
 import sys
 from pathlib import Path
 
@@ -59,7 +60,9 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
 
 def pytest_configure(config: pytest.Config) -> None:
     """Stop before collecting when a module was added since atoll was installed: it would not import
-    (docs/decisions/0003-typed-installs.md), and the error would not say why."""
+    (docs/decisions/0003-typed-installs.md), and the error would not say why. Ctrl-C reaches the
+    processes the tests start, however the suite itself was started (:func:`ctrl_c_reaches_children`)."""
+    ctrl_c_reaches_children()
     missing = unlinked_modules()
     if missing:
         pytest.exit(
@@ -68,6 +71,16 @@ def pytest_configure(config: pytest.Config) -> None:
             "which links them, then the tests again",
             returncode=4,
         )
+
+
+def ctrl_c_reaches_children() -> None:
+    """Undo an ignored SIGINT in this process, which every process a test starts would inherit.
+
+    A shell without job control starts a command run in the background (``pytest ... &`` in a script)
+    with SIGINT ignored, and Python then installs no Ctrl-C handler in its children: the tests that
+    press Ctrl-C in an ``atoll`` process (a seat leaving mid-game) would find it playing on."""
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(autouse=True)
