@@ -455,7 +455,8 @@ class TableBrowser:
             if remaining <= 0:
                 return None
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._changed.wait(), remaining)
+                async with asyncio.timeout(remaining):
+                    await self._changed.wait()
 
     # Called by zeroconf (through _Listener) on the event loop; never raises into it.
 

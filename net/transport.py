@@ -233,7 +233,8 @@ class PeerSocket:
             await sent
             return
         try:
-            await asyncio.wait_for(self.socket.send(data), STUCK_SEND_S)
+            async with asyncio.timeout(STUCK_SEND_S):
+                await self.socket.send(data)
         except TimeoutError:
             if self._endpoint is None:
                 raise
@@ -455,7 +456,8 @@ async def ask_key(host: str, port: int, timeout: float = 5.0) -> bytes:
     try:
         socket.connect(f"tcp://{host}:{port}")
         await socket.send(b"key?")
-        answer: bytes = await asyncio.wait_for(socket.recv(), timeout)
+        async with asyncio.timeout(timeout):
+            answer: bytes = await socket.recv()
         return answer
     finally:
         socket.close(linger=0)

@@ -88,7 +88,8 @@ async def ask_directly(key: SigningKey, address: str, identity: str, question: b
         return await link.recv()
 
     try:
-        return await asyncio.wait_for(put(), wait)
+        async with asyncio.timeout(wait):
+            return await put()
     except (TimeoutError, OSError):
         return None
     finally:

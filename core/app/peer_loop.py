@@ -55,7 +55,9 @@ async def handshake(socket: PeerSocket, key: SigningKey, timeout: float = 10.0) 
         if left <= 0:
             raise TableFailed("the host did not answer (is the address right, and the table open?)")
         try:
-            frm = read_frame(await asyncio.wait_for(socket.recv_admitted(), left))
+            async with asyncio.timeout(left):
+                received = await socket.recv_admitted()
+            frm = read_frame(received)
         except TimeoutError:
             continue
         except Unauthenticated:

@@ -200,7 +200,8 @@ class NetTable:
             await asyncio.wait({self._task}, timeout=grace)
         elif self._leaving_early():
             with contextlib.suppress(Exception):  # a goodbye that cannot leave changes nothing
-                await asyncio.wait_for(self._send(self.table.compose(Kind.BYE, {})), BYE_S)
+                async with asyncio.timeout(BYE_S):
+                    await self._send(self.table.compose(Kind.BYE, {}))
         for task in (self._task, *self._sending):
             if task is not None and not task.done():
                 task.cancel()

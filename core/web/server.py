@@ -102,7 +102,8 @@ class PageServer:
             writer.close()
         if self._server is not None:
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(self._server.wait_closed(), 5.0)
+                async with asyncio.timeout(5.0):
+                    await self._server.wait_closed()
 
     async def refresh(self) -> None:
         """Look at the table now, and send a new snapshot if it changed (also done every POLL_S)."""
@@ -142,7 +143,8 @@ class PageServer:
             return
         self._clients.add(writer)
         try:
-            method, path = await asyncio.wait_for(_request(reader), REQUEST_S)
+            async with asyncio.timeout(REQUEST_S):
+                method, path = await _request(reader)
             head = method == "HEAD"
             if method not in ("GET", "HEAD"):
                 writer.write(_response(405, b"the page is read-only\n", "text/plain", allow="GET, HEAD"))
@@ -181,7 +183,8 @@ class PageServer:
         """Wait until a snapshot newer than ``version`` is made, or KEEPALIVE_S passes."""
         async with self._changed:
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._changed.wait_for(lambda: self.version != version), KEEPALIVE_S)
+                async with asyncio.timeout(KEEPALIVE_S):
+                    await self._changed.wait_for(lambda: self.version != version)
 
 
 def _encode(snapshot: Snapshot) -> bytes:
