@@ -33,6 +33,24 @@ def run(main: Coroutine[Any, Any, T], *, terminate: bool = False) -> T:
         return runner.run(_interruptible(main) if terminate else main)
 
 
+async def stopped(task: asyncio.Future[Any]) -> None:
+    """Cancel ``task`` and wait until it has stopped, whatever it ended with (its error is taken and
+    dropped). A cancellation of the caller meanwhile stops the caller too, once ``task`` has stopped:
+    ``await task`` inside ``suppress(CancelledError)`` would swallow that one, and the caller, asked to
+    stop (Ctrl-C), would go on."""
+    task.cancel()
+    asked_to_stop = False
+    while not task.done():
+        try:
+            await asyncio.wait({task})
+        except asyncio.CancelledError:
+            asked_to_stop = True
+    if not task.cancelled():
+        task.exception()
+    if asked_to_stop:
+        raise asyncio.CancelledError
+
+
 async def _interruptible(main: Coroutine[Any, Any, T]) -> T:
     """``main``, cancelled by SIGTERM, which then raises :class:`KeyboardInterrupt`."""
     loop = asyncio.get_running_loop()

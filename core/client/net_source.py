@@ -28,6 +28,7 @@ from atoll.engine.observation import Observation
 from atoll.errors import AtollError, Fault
 from atoll.game import Fragments, Game
 from atoll.net.envelope import Envelope
+from atoll.net.eventloop import stopped
 from atoll.scoresheet import ScoreSheet
 from atoll.table.engine import Waiting as EngineWaiting
 from atoll.table.presence import MARKS, Presence, presence_of
@@ -204,9 +205,7 @@ class NetTable:
                     await self._send(self.table.compose(Kind.BYE, {}))
         for task in (self._task, *self._sending):
             if task is not None and not task.done():
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await task
+                await stopped(task)
 
     # -- the seat's chooser ---------------------------------------------------------------
 

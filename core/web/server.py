@@ -17,6 +17,7 @@ import json
 from dataclasses import dataclass
 
 from atoll.errors import AtollError
+from atoll.net.eventloop import stopped
 from atoll.web.view import Snapshot, TablePage, waiting_only
 
 #: How often the table is looked at for changes, in seconds (well within the half second a change
@@ -93,9 +94,7 @@ class PageServer:
     async def close(self) -> None:
         """Stop listening and close every open stream."""
         if self._watcher is not None:
-            self._watcher.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._watcher
+            await stopped(self._watcher)
         if self._server is not None:
             self._server.close()
         for writer in list(self._clients):

@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from atoll.net.eventloop import stopped
+
 ROOT = Path(__file__).resolve().parents[2]
 
 #: What a wait that can lose a cancellation looks like in source.
@@ -62,3 +64,52 @@ def test_a_task_waiting_with_asyncio_timeout_stops_when_cancelled_as_its_answer_
 @pytest.mark.skipif(sys.version_info >= (3, 12), reason="asyncio.wait_for keeps the cancellation since 3.12")
 def test_on_python_3_11_asyncio_wait_for_loses_that_cancellation_which_is_why_atoll_does_not_use_it() -> None:
     assert not asyncio.run(_cancelled_as_the_answer_arrives("wait_for"))
+
+
+async def _stopping_a_slow_task_then_cancelled() -> list[str]:
+    """What happens when the task stopping another (one that takes a moment to stop) is itself
+    cancelled meanwhile, as Ctrl-C cancels a table closing its loop."""
+    happened: list[str] = []
+
+    async def slow_to_stop() -> None:
+        try:
+            await asyncio.sleep(60)
+        finally:
+            await asyncio.sleep(0.05)  # says goodbye, closes files
+            happened.append("the loop stopped")
+
+    async def closing(loop_task: asyncio.Task[None]) -> None:
+        await stopped(loop_task)
+        happened.append("the closer went on")
+
+    loop_task = asyncio.ensure_future(slow_to_stop())
+    await asyncio.sleep(0)
+    closer = asyncio.ensure_future(closing(loop_task))
+    await asyncio.sleep(0.01)  # the closer waits for the loop to stop
+    closer.cancel()
+    try:
+        await closer
+    except asyncio.CancelledError:
+        happened.append("the closer was stopped")
+    return happened
+
+
+def test_a_task_cancelled_while_it_stops_another_is_stopped_too_once_the_other_has_stopped() -> None:
+    happened = asyncio.run(_stopping_a_slow_task_then_cancelled())
+    assert happened == ["the loop stopped", "the closer was stopped"]
+
+
+def test_stopping_a_task_that_failed_drops_its_error_without_a_warning(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    async def failing() -> None:
+        raise ValueError("the loop's own trouble")
+
+    async def main() -> None:
+        task = asyncio.ensure_future(failing())
+        await asyncio.sleep(0)
+        await stopped(task)
+        del task
+
+    asyncio.run(main())
+    assert "never retrieved" not in caplog.text
