@@ -33,11 +33,13 @@ def run(main: Coroutine[Any, Any, T], *, terminate: bool = False) -> T:
         return runner.run(_interruptible(main) if terminate else main)
 
 
-async def stopped(task: asyncio.Future[Any]) -> None:
-    """Cancel ``task`` and wait until it has stopped, whatever it ended with (its error is taken and
-    dropped). A cancellation of the caller meanwhile stops the caller too, once ``task`` has stopped:
-    ``await task`` inside ``suppress(CancelledError)`` would swallow that one, and the caller, asked to
-    stop (Ctrl-C), would go on."""
+async def stopped(task: asyncio.Future[Any]) -> BaseException | None:
+    """Cancel ``task`` and wait until it has stopped; the error it ended with, if any (taken, so
+    asyncio does not warn of it; ``None`` when it stopped as asked or had finished).
+
+    A cancellation of the caller meanwhile stops the caller too, once ``task`` has stopped: ``await
+    task`` inside ``suppress(CancelledError)`` would swallow that one, and the caller, asked to stop
+    (Ctrl-C), would go on."""
     task.cancel()
     asked_to_stop = False
     while not task.done():
@@ -45,10 +47,10 @@ async def stopped(task: asyncio.Future[Any]) -> None:
             await asyncio.wait({task})
         except asyncio.CancelledError:
             asked_to_stop = True
-    if not task.cancelled():
-        task.exception()
+    error = None if task.cancelled() else task.exception()
     if asked_to_stop:
         raise asyncio.CancelledError
+    return error
 
 
 async def _interruptible(main: Coroutine[Any, Any, T]) -> T:

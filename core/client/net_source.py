@@ -205,7 +205,7 @@ class NetTable:
                     await self._send(self.table.compose(Kind.BYE, {}))
         for task in (self._task, *self._sending):
             if task is not None and not task.done():
-                await stopped(task)
+                await stopped(task)  # still running: what it ends with as it stops is not news
 
     # -- the seat's chooser ---------------------------------------------------------------
 

@@ -94,7 +94,9 @@ class PageServer:
     async def close(self) -> None:
         """Stop listening and close every open stream."""
         if self._watcher is not None:
-            await stopped(self._watcher)
+            failed = await stopped(self._watcher)
+            if failed is not None:
+                raise failed
         if self._server is not None:
             self._server.close()
         for writer in list(self._clients):

@@ -99,17 +99,24 @@ def test_a_task_cancelled_while_it_stops_another_is_stopped_too_once_the_other_h
     assert happened == ["the loop stopped", "the closer was stopped"]
 
 
-def test_stopping_a_task_that_failed_drops_its_error_without_a_warning(
+def test_stopping_a_task_that_failed_gives_its_error_and_asyncio_warns_of_nothing(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     async def failing() -> None:
         raise ValueError("the loop's own trouble")
 
-    async def main() -> None:
+    async def main() -> BaseException | None:
         task = asyncio.ensure_future(failing())
         await asyncio.sleep(0)
-        await stopped(task)
-        del task
+        return await stopped(task)
 
-    asyncio.run(main())
+    error = asyncio.run(main())
+    assert isinstance(error, ValueError) and str(error) == "the loop's own trouble"
     assert "never retrieved" not in caplog.text
+
+
+def test_a_task_stopped_as_asked_gives_no_error() -> None:
+    async def main() -> BaseException | None:
+        return await stopped(asyncio.ensure_future(asyncio.sleep(60)))
+
+    assert asyncio.run(main()) is None
