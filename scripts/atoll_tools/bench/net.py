@@ -262,7 +262,10 @@ def watch_host(host: Sequencer, timings: HostTimings, *, cpu: bool = False) -> N
             if cpu:
                 n = engine.resolver.record.n
                 timings.step_cpu[n] = timings.step_cpu.get(n, 0.0) + (clock() - thread_cpu) * 1000
-            timings.cpu.setdefault("started", time.process_time())
+            # read once: on shared cores a reading of the process's CPU clock can cost a
+            # millisecond, on the host's path to every entry (``setdefault`` would read it each time)
+            if "started" not in timings.cpu:
+                timings.cpu["started"] = time.process_time()
             if "decided" not in timings.cpu and engine.waiting().seat is not None:
                 timings.cpu["decided"] = time.process_time()
         return out
