@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, Generic, Protocol, TypeVar, cast
 
 import zmq
@@ -120,7 +120,7 @@ class HostSocket:
                 frames = self._now.recv_multipart(zmq.NOBLOCK, copy=False)
             except zmq.Again:
                 return None
-            message = self._read(frames)
+            message = self.read(frames)
             if message is not None:
                 return message
         return None
@@ -129,10 +129,17 @@ class HostSocket:
         """The next message: (connection id, the sender's raw CURVE public key, the bytes)."""
         message = self.take()  # a message there already is taken without the asyncio machinery
         while message is None:
-            message = self._read(await self.socket.recv_multipart(copy=False))
+            message = self.read(await self.receiving())
         return message
 
-    def _read(self, frames: list[zmq.Frame]) -> tuple[bytes, bytes, bytes] | None:
+    def receiving(self) -> asyncio.Future[list[zmq.Frame]]:
+        """A receive of the next message's frames, as ZeroMQ's asyncio socket makes it (no task around
+        it); :meth:`read` reads what it gives."""
+        return cast("asyncio.Future[list[zmq.Frame]]", self.socket.recv_multipart(copy=False))
+
+    def read(self, frames: list[zmq.Frame]) -> tuple[bytes, bytes, bytes] | None:
+        """The message in ``frames`` as :meth:`recv` gives it, or ``None`` when it is not read (it is
+        told to :attr:`on_malformed`)."""
         if len(frames) != 2:  # a DEALER sends its message as one frame: the rest is not read
             if self.on_malformed is not None:
                 parts = len(frames) - 1
@@ -265,9 +272,19 @@ class PeerSocket:
         """The next message from the host (read as :meth:`take` reads it)."""
         message = self.take()  # a message there already is taken without the asyncio machinery
         while message is None:
-            frames = await self.socket.recv_multipart()
-            message = frames[0] if len(frames) == 1 else None
+            message = self.read(await self.receiving())
         return message
+
+    def receiving(self) -> asyncio.Future[list[bytes]]:
+        """A receive of the next message's frames, as ZeroMQ's asyncio socket makes it (no task around
+        it); :meth:`read` reads what it gives."""
+        return cast("asyncio.Future[list[bytes]]", self.socket.recv_multipart())
+
+    @staticmethod
+    def read(frames: list[bytes]) -> bytes | None:
+        """The message in ``frames``; ``None`` for one of several frames, dropped unread (as :meth:`take`
+        drops it)."""
+        return frames[0] if len(frames) == 1 else None
 
     async def recv_admitted(self) -> bytes:
         """The next message from the host; :class:`Refused` when the host refuses this identity's
@@ -320,8 +337,13 @@ def _readable(socket: zmq.asyncio.Socket, plain: zmq.Socket[bytes]) -> bool:
     is closed: the asyncio socket then raises what a closed socket raises)."""
     if socket.closed:
         return False
-    events = plain.getsockopt(zmq.EVENTS)
-    return isinstance(events, int) and bool(events & zmq.POLLIN)
+    events = plain.getsockopt(_EVENTS)
+    return isinstance(events, int) and bool(events & _POLLIN)
+
+
+# plain integers: ZeroMQ's constants are enum members, and a bitwise and of an enum member goes through
+# the enum machinery, on every look at a socket (twice an entry)
+_EVENTS, _POLLIN = int(zmq.EVENTS), int(zmq.POLLIN)
 
 
 #: Messages an :class:`Intake` takes in a row while more are waiting, before its loop waits again
@@ -334,22 +356,31 @@ Received = TypeVar("Received", covariant=True)
 class _Source(Protocol[Received]):
     def take(self) -> Received | None: ...
 
-    def recv(self) -> Awaitable[Received]: ...
+    def receiving(self) -> asyncio.Future[Any]: ...
+
+    def read(self, frames: Any) -> Received | None: ...
 
 
 class Intake(Generic[Received]):
     """What a loop takes next from its socket (:class:`HostSocket` or :class:`PeerSocket`).
 
-    A message waiting already is taken at once, up to :data:`TAKEN_IN_A_ROW` in a row, without a task
-    and a wait for each (they cost more than a small message, and a roll's entries come in a burst);
-    otherwise the loop waits for the first of a receive, its ``others`` and ``timeout``. One receive
+    A message waiting already is taken at once, up to :data:`TAKEN_IN_A_ROW` in a row, without a wait
+    for each (a wait costs more than a small message, and a roll's entries come in a burst); otherwise
+    the loop waits for the first of the socket's receive, its ``others`` and ``timeout``. One receive
     is outstanding at most; :meth:`close` cancels it.
+
+    A loop waits here once or twice for every log entry, so a wait is kept lean: the socket's own
+    receive future is awaited (no task around it), one waiter is woken by whatever comes first, and
+    the timeout is one timer kept from wait to wait, set again only when a wait needs it sooner (a timer
+    made and cancelled per wait cost more than a small entry's own work).
     """
 
     def __init__(self, socket: _Source[Received]) -> None:
         self.socket = socket
-        self._receiving: asyncio.Future[Received] | None = None
+        self._receiving: asyncio.Future[Any] | None = None
         self._taken = 0
+        self._waiter: asyncio.Future[None] | None = None
+        self._alarm: asyncio.TimerHandle | None = None
 
     async def next(
         self,
@@ -358,8 +389,9 @@ class Intake(Generic[Received]):
         *,
         before_waiting: Callable[[], None] | None = None,
     ) -> Received | None:
-        """The next message, or ``None`` when one of ``others`` finished (or ``timeout`` passed)
-        first; ``before_waiting`` is called before any wait."""
+        """The next message, or ``None`` when one of ``others`` finished or ``timeout`` passed first
+        (or the timeout of an earlier wait, which may come sooner: the loops ask again; and a message
+        that is not read); ``before_waiting`` is called before any wait."""
         if self._receiving is None and self._taken < TAKEN_IN_A_ROW:
             waiting = self.socket.take()
             if waiting is not None:
@@ -368,45 +400,55 @@ class Intake(Generic[Received]):
         self._taken = 0
         if before_waiting is not None:
             before_waiting()
-        if self._receiving is None:
-            self._receiving = asyncio.ensure_future(self.socket.recv())
-        waits = [self._receiving, *(f for f in others if f is not None)]
-        if not any(f.done() for f in waits):
-            await _first_of(waits, timeout)
-        if not self._receiving.done():
-            return None
-        received, self._receiving = self._receiving, None
-        return received.result()
+        receiving = self._receiving
+        if receiving is None:
+            receiving = self._receiving = self.socket.receiving()
+            receiving.add_done_callback(self._wake)
+        if not receiving.done():
+            futures = [f for f in others if f is not None]
+            if not any(f.done() for f in futures):
+                await self._wait(futures, timeout)
+            if not receiving.done():
+                return None
+        self._receiving = None
+        return self.socket.read(receiving.result())
+
+    async def _wait(self, futures: list[asyncio.Future[Any]], timeout: float) -> None:
+        """Until the receive or one of ``futures`` is done, or the timer rings."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        alarm = self._alarm
+        if alarm is None or alarm.when() > deadline:
+            if alarm is not None:
+                alarm.cancel()
+            self._alarm = loop.call_at(deadline, self._ring)
+        self._waiter = waiter = loop.create_future()
+        for future in futures:
+            future.add_done_callback(self._wake)
+        try:
+            await waiter
+        finally:
+            self._waiter = None
+            for future in futures:
+                future.remove_done_callback(self._wake)
+
+    def _wake(self, _: object = None) -> None:
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    def _ring(self) -> None:
+        self._alarm = None
+        self._wake()
 
     def close(self) -> None:
-        """Cancel the receive that is outstanding, if any."""
+        """Cancel the receive that is outstanding, if any, and the timer."""
         if self._receiving is not None and not self._receiving.done():
             self._receiving.cancel()
         self._receiving = None
-
-
-async def _first_of(futures: list[asyncio.Future[Any]], timeout: float) -> None:
-    """Wait until one of ``futures`` is done or ``timeout`` seconds pass, whichever comes first.
-
-    What ``asyncio.wait(..., return_when=FIRST_COMPLETED)`` does for futures, without its checks and
-    sets: a loop waits this way once or twice for every log entry, and that machinery cost more than
-    a small entry's own work."""
-    loop = asyncio.get_running_loop()
-    waiter: asyncio.Future[None] = loop.create_future()
-
-    def wake(_: object = None) -> None:
-        if not waiter.done():
-            waiter.set_result(None)
-
-    timer = loop.call_later(timeout, wake)
-    for future in futures:
-        future.add_done_callback(wake)
-    try:
-        await waiter
-    finally:
-        timer.cancel()
-        for future in futures:
-            future.remove_done_callback(wake)
+        if self._alarm is not None:
+            self._alarm.cancel()
+            self._alarm = None
 
 
 class KeyService:

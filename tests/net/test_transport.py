@@ -9,7 +9,7 @@ import pytest
 from nacl.signing import SigningKey
 
 from atoll.net.envelope import MAX_MESSAGE, MessageTooLarge
-from atoll.net.transport import HostSocket, PeerSocket, curve_keys
+from atoll.net.transport import HostSocket, Intake, PeerSocket, curve_keys
 from tests.net.loopback import host_and_peer
 
 
@@ -75,5 +75,61 @@ def test_a_peer_taking_what_waits_finds_nothing_in_a_message_of_several_frames_a
             await until_waiting(peer)
             assert peer.take() is None
             assert not peer.pending()
+
+    asyncio.run(run())
+
+
+def test_a_loop_waiting_on_its_socket_hears_the_next_message_and_keeps_a_receive_across_other_wakes() -> None:
+    # a peer's loop waits for the first of the host, its bot's choice and its heartbeat: a wake by the
+    # bot must not lose the receive under way, and the message that then comes is the next one taken
+    async def run() -> None:
+        async with host_and_peer() as (host, peer):
+            connection = await linked(host, peer)
+            intake = Intake(peer)
+            try:
+                loop = asyncio.get_running_loop()
+                chosen: asyncio.Future[str] = loop.create_future()
+                loop.call_later(0.05, chosen.set_result, "a move")
+                assert await intake.next((chosen, None), 5.0) is None  # the bot chose first
+                assert host.send(connection, b"an entry")
+                assert await asyncio.wait_for(intake.next((), 5.0), 5) == b"an entry"
+            finally:
+                intake.close()
+
+    asyncio.run(run())
+
+
+def test_a_loops_wait_ends_after_its_timeout_with_nothing_and_closing_cancels_the_receive() -> None:
+    async def run() -> None:
+        async with host_and_peer() as (_host, peer):
+            intake = Intake(peer)
+            loop = asyncio.get_running_loop()
+            began = loop.time()
+            assert await intake.next((), 0.1) is None
+            assert 0.09 <= loop.time() - began < 2.0
+            receiving = intake._receiving
+            intake.close()
+            assert receiving is not None and receiving.cancelled()
+
+    asyncio.run(run())
+
+
+def test_a_loop_takes_messages_that_wait_already_without_waiting_then_waits_for_the_rest() -> None:
+    async def run() -> None:
+        async with host_and_peer() as (host, peer):
+            connection = await linked(host, peer)
+            for n in range(3):
+                assert host.send(connection, f"entry {n}".encode())
+            await until_waiting(peer)
+            intake = Intake(peer)
+            try:
+                taken = [await asyncio.wait_for(intake.next((), 5.0), 5) for _ in range(3)]
+                assert taken == [b"entry 0", b"entry 1", b"entry 2"]
+                assert intake._receiving is None  # none of them needed a receive
+                loop = asyncio.get_running_loop()
+                loop.call_later(0.05, host.send, connection, b"entry 3")
+                assert await asyncio.wait_for(intake.next((), 5.0), 5) == b"entry 3"
+            finally:
+                intake.close()
 
     asyncio.run(run())
