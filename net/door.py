@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import errno
 import logging
+from typing import Any, cast
 
 import zmq
 import zmq.asyncio
@@ -62,12 +63,16 @@ class Door:
         descriptor limit, :func:`~atoll.net.descriptors.pending_cap`, for two doors).
     """
 
-    def __init__(self, socket: zmq.asyncio.Socket, name: str, *, cap: int | None = None) -> None:
+    def __init__(self, socket: zmq.Socket[Any], name: str, *, cap: int | None = None) -> None:
         socket.setsockopt(zmq.HANDSHAKE_IVL, HANDSHAKE_MS)
         self.socket = socket
         self.name = name
         self.cap = pending_cap(2) if cap is None else cap
-        self.monitor = socket.get_monitor_socket(WATCHED)
+        # made by the socket's context: an asyncio socket when that is an asyncio context, as the
+        # tables' sockets have (plain sockets, watched by the loop, in an asyncio context)
+        self.monitor = cast(zmq.asyncio.Socket, socket.get_monitor_socket(WATCHED))
+        if not isinstance(self.monitor, zmq.asyncio.Socket):
+            raise TypeError("a door's socket belongs to an asyncio context (zmq.asyncio.Context)")
         self.address: str | None = None
         """The endpoint bound (``tcp://ADDRESS:PORT``), once bound."""
         self.accepted = 0

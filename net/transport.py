@@ -4,8 +4,9 @@ The host binds a ROUTER (``ROUTER_MANDATORY``, ``linger=0``, a ``MAXMSGSIZE``, Z
 CURVE server; a ZAP handler (pyzmq's asyncio authenticator) asks :attr:`HostSocket.admit` about each
 client key, so a table whose seats are taken admits only the seated identities and its spectators.
 Each peer connects a DEALER as a CURVE client with a key pair derived from its Ed25519 identity, so
-the host knows which identity is on which connection. This module carries bytes; it knows nothing of
-tables or games.
+the host knows which identity is on which connection. Both are plain pyzmq sockets whose descriptor
+the event loop watches itself (:class:`_Watch`, decision 0030). This module carries bytes; it knows
+nothing of tables or games.
 """
 
 from __future__ import annotations
@@ -83,7 +84,9 @@ class HostSocket:
         self.auth = AsyncioAuthenticator(self.context)
         self.auth.start()
         self.auth.configure_curve_callback("*", credentials_provider=_Admission(admit))
-        self.socket = self.context.socket(zmq.ROUTER)
+        self.socket: zmq.Socket[bytes] = zmq.Socket(self.context, zmq.ROUTER)
+        """The ROUTER itself, a plain ZeroMQ socket that the loop watches (:class:`_Watch`); its
+        monitor, and the ZAP handler, are asyncio sockets of the same context."""
         self.socket.setsockopt(zmq.ROUTER_MANDATORY, 1)
         self.socket.setsockopt(zmq.LINGER, 0)
         # the hard limit is above the table's (MAX_MESSAGE), so that a message over the table's limit
@@ -99,7 +102,7 @@ class HostSocket:
         self.public_key = server_keys[0]
         self.on_malformed: Callable[[bytes, str], None] | None = None
         """Told (connection, what was wrong) of each message that is not read (none: dropped)."""
-        self._now = _immediate(self.socket)
+        self._watch = _Watch(self.socket)
 
     def bind(self, address: str, port: int | None) -> int:
         """Bind on ``address`` (an IP) and ``port`` (a free one when ``None``); return the port."""
@@ -111,13 +114,13 @@ class HostSocket:
 
     def pending(self) -> bool:
         """Whether a message is waiting (:meth:`take` may still find it malformed, and none)."""
-        return _readable(self.socket, self._now)
+        return _readable(self.socket)
 
     def take(self) -> tuple[bytes, bytes, bytes] | None:
         """The message waiting already, as :meth:`recv` gives it, without waiting (``None``: none)."""
         while self.pending():
             try:
-                frames = self._now.recv_multipart(zmq.NOBLOCK, copy=False)
+                frames = self.socket.recv_multipart(zmq.NOBLOCK, copy=False)
             except zmq.Again:
                 return None
             message = self.read(frames)
@@ -127,15 +130,15 @@ class HostSocket:
 
     async def recv(self) -> tuple[bytes, bytes, bytes]:
         """The next message: (connection id, the sender's raw CURVE public key, the bytes)."""
-        message = self.take()  # a message there already is taken without the asyncio machinery
+        message = self.take()
         while message is None:
-            message = self.read(await self.receiving())
+            await self.changed()
+            message = self.take()
         return message
 
-    def receiving(self) -> asyncio.Future[list[zmq.Frame]]:
-        """A receive of the next message's frames, as ZeroMQ's asyncio socket makes it (no task around
-        it); :meth:`read` reads what it gives."""
-        return cast("asyncio.Future[list[zmq.Frame]]", self.socket.recv_multipart(copy=False))
+    def changed(self) -> asyncio.Future[None]:
+        """Done when ZeroMQ signals this socket next (a message may be waiting: :meth:`take` it)."""
+        return self._watch.changed()
 
     def read(self, frames: list[zmq.Frame]) -> tuple[bytes, bytes, bytes] | None:
         """The message in ``frames`` as :meth:`recv` gives it, or ``None`` when it is not read (it is
@@ -150,16 +153,22 @@ class HostSocket:
 
     def send(self, connection: bytes, data: bytes) -> bool:
         """Send ``data`` to ``connection``; ``False`` if that connection is gone or too slow."""
+        return self.send_frames([connection, data])
+
+    def send_frames(self, frames: list[bytes]) -> bool:
+        """Send ``frames`` as they are (the first names the connection): what :meth:`send` does, for
+        any frames (a hostile host's, in the tests); ``False`` if the connection is gone or too slow."""
         try:
-            sent = self.socket.send_multipart([connection, data], flags=zmq.NOBLOCK)
-        except (zmq.Again, zmq.ZMQError):
+            self.socket.send_multipart(frames, flags=zmq.NOBLOCK)
+        except (zmq.Again, zmq.ZMQError):  # a connection that is gone (ROUTER_MANDATORY), or full
             return False
-        # the asyncio socket reports a refused send (a connection that is gone) on the future
-        done = cast("asyncio.Future[object]", sent)
-        return not (done.done() and done.exception() is not None)
+        finally:
+            self._watch.sent()
+        return True
 
     def close(self) -> None:
         """Close the socket, its door and the authenticator (linger 0: nothing waits)."""
+        self._watch.close()
         self.door.close()
         self.socket.close(linger=0)
         self.auth.stop()
@@ -197,7 +206,9 @@ class PeerSocket:
     ) -> None:
         self.limit = limit
         self.context = zmq.asyncio.Context()
-        self.socket = self.context.socket(zmq.DEALER)
+        self.socket: zmq.Socket[bytes] = zmq.Socket(self.context, zmq.DEALER)
+        """The DEALER itself, a plain ZeroMQ socket that the loop watches (:class:`_Watch`); its
+        monitor is an asyncio socket of the same context."""
         self.socket.setsockopt(zmq.LINGER, 0)
         self.socket.setsockopt(zmq.MAXMSGSIZE, max_frame)
         self.socket.setsockopt(zmq.HEARTBEAT_IVL, HEARTBEAT_IVL_MS)
@@ -212,13 +223,13 @@ class PeerSocket:
         # a refusal by the host's ZAP handler, and a host that cannot read this peer's hello (another
         # key than the one given), reach the client only as monitor events (ZeroMQ itself just retries
         # the handshake), so they are watched from before the first connect
-        self._refusals = self.socket.get_monitor_socket(
+        self._refusals = cast(zmq.asyncio.Socket, self.socket.get_monitor_socket(
             zmq.EVENT_HANDSHAKE_FAILED_AUTH
             | zmq.EVENT_HANDSHAKE_FAILED_NO_DETAIL
             | zmq.EVENT_HANDSHAKE_FAILED_PROTOCOL
             | zmq.EVENT_HANDSHAKE_SUCCEEDED
-        )
-        self._now = _immediate(self.socket)
+        ))
+        self._watch = _Watch(self.socket)
 
     def connect(self, host: str, port: int) -> None:
         """Connect to the host (ZeroMQ reconnects by itself when the link drops)."""
@@ -235,23 +246,44 @@ class PeerSocket:
         reaches the host again.
         """
         check_size(data, limit=self.limit)
-        sent = cast("asyncio.Future[object]", self.socket.send(data, flags=zmq.NOBLOCK))
-        if not (sent.done() and isinstance(sent.exception(), zmq.Again)):
-            await sent
+        await self.send_frames([data])
+
+    async def send_frames(self, frames: list[bytes]) -> None:
+        """Send ``frames`` as one message, as they are: what :meth:`send` does without its size check,
+        for any frames (a hostile peer's, in the tests)."""
+        if self._sent(frames):
             return
         try:
             async with asyncio.timeout(STUCK_SEND_S):
-                await self.socket.send(data)
+                await self._send_when_room(frames)
         except TimeoutError:
             if self._endpoint is None:
                 raise
             self.socket.disconnect(self._endpoint)
             self.socket.connect(self._endpoint)
-            await self.socket.send(data)
+            await self._send_when_room(frames)
+
+    def _sent(self, frames: list[bytes]) -> bool:
+        """Send ``frames`` if there is room now; whether they went."""
+        try:
+            self.socket.send_multipart(frames, flags=zmq.NOBLOCK)
+        except zmq.Again:
+            return False
+        finally:
+            self._watch.sent()
+        return True
+
+    async def _send_when_room(self, frames: list[bytes]) -> None:
+        while not self._sent(frames):
+            signalled = self._watch.changed()
+            if _events(self.socket) & _POLLOUT:
+                signalled.cancel()
+                continue
+            await signalled
 
     def pending(self) -> bool:
         """Whether a message from the host is waiting (:meth:`take` may still find it malformed)."""
-        return _readable(self.socket, self._now)
+        return _readable(self.socket)
 
     def take(self) -> bytes | None:
         """The message from the host waiting already, without waiting (``None``: none).
@@ -261,7 +293,7 @@ class PeerSocket:
         (``!_more`` in its fair queue), and a hostile host can make both happen."""
         while self.pending():
             try:
-                frames = self._now.recv_multipart(zmq.NOBLOCK)
+                frames = self.socket.recv_multipart(zmq.NOBLOCK)
             except zmq.Again:
                 return None
             if len(frames) == 1:
@@ -270,21 +302,15 @@ class PeerSocket:
 
     async def recv(self) -> bytes:
         """The next message from the host (read as :meth:`take` reads it)."""
-        message = self.take()  # a message there already is taken without the asyncio machinery
+        message = self.take()
         while message is None:
-            message = self.read(await self.receiving())
+            await self.changed()
+            message = self.take()
         return message
 
-    def receiving(self) -> asyncio.Future[list[bytes]]:
-        """A receive of the next message's frames, as ZeroMQ's asyncio socket makes it (no task around
-        it); :meth:`read` reads what it gives."""
-        return cast("asyncio.Future[list[bytes]]", self.socket.recv_multipart())
-
-    @staticmethod
-    def read(frames: list[bytes]) -> bytes | None:
-        """The message in ``frames``; ``None`` for one of several frames, dropped unread (as :meth:`take`
-        drops it)."""
-        return frames[0] if len(frames) == 1 else None
+    def changed(self) -> asyncio.Future[None]:
+        """Done when ZeroMQ signals this socket next (a message may be waiting: :meth:`take` it)."""
+        return self._watch.changed()
 
     async def recv_admitted(self) -> bytes:
         """The next message from the host; :class:`Refused` when the host refuses this identity's
@@ -317,33 +343,90 @@ class PeerSocket:
         """Close the socket and its monitor (linger 0); closing again does nothing."""
         if self.socket.closed:
             return
+        self._watch.close()
         self.socket.disable_monitor()
         self._refusals.close(linger=0)
         self.socket.close(linger=0)
         self.context.term()
 
 
-def _immediate(socket: zmq.asyncio.Socket) -> zmq.Socket[bytes]:
-    """A plain view of ``socket``'s ZeroMQ socket, to take a message that is there already
-    (``NOBLOCK``): the asyncio socket makes a future and a poller registration for each one, which
-    costs more than the message. Only receives go this way, and only while no asyncio receive waits
-    on ``socket`` (a peer or host takes one message at a time). Sends stay with the asyncio socket,
-    which wakes a waiting receive whose readiness a send noticed (ZeroMQ signals it only once)."""
-    return zmq.Socket.shadow(socket.underlying)
+def _readable(socket: zmq.Socket[bytes]) -> bool:
+    """Whether a message waits on ``socket``; never for a closed one."""
+    return not socket.closed and bool(_events(socket) & _POLLIN)
 
 
-def _readable(socket: zmq.asyncio.Socket, plain: zmq.Socket[bytes]) -> bool:
-    """Whether a message waits on ``socket``; never for a closed one (its plain view does not know it
-    is closed: the asyncio socket then raises what a closed socket raises)."""
-    if socket.closed:
-        return False
-    events = plain.getsockopt(_EVENTS)
-    return isinstance(events, int) and bool(events & _POLLIN)
+def _events(socket: zmq.Socket[bytes]) -> int:
+    """The socket's ``EVENTS`` (reading them also takes in what ZeroMQ signalled meanwhile)."""
+    events = socket.getsockopt(_EVENTS)
+    return events if isinstance(events, int) else 0
 
 
 # plain integers: ZeroMQ's constants are enum members, and a bitwise and of an enum member goes through
 # the enum machinery, on every look at a socket (twice an entry)
-_EVENTS, _POLLIN = int(zmq.EVENTS), int(zmq.POLLIN)
+_EVENTS, _POLLIN, _POLLOUT = int(zmq.EVENTS), int(zmq.POLLIN), int(zmq.POLLOUT)
+
+
+class _Watch:
+    """The event loop's watch on a plain ZeroMQ socket: :meth:`changed` is done when ZeroMQ signals.
+
+    ZeroMQ offers a descriptor for this (``ZMQ_FD``), readable while the socket has something to take
+    in; reading ``EVENTS`` takes it in and clears it, and says what the socket can do now. The
+    descriptor is edge-like: a send, a receive or a look at ``EVENTS`` can take in a message's arrival
+    without anyone being woken by it, so whoever waits looks at ``EVENTS`` first (:meth:`take
+    <PeerSocket.take>` does), and every send wakes the waiters again (:meth:`sent`), who look again.
+    pyzmq's asyncio sockets do the same for every call through futures, which cost a loop more than a
+    small log entry's own work; a table's loops wait once or twice an entry (decision 0030).
+    """
+
+    def __init__(self, socket: zmq.Socket[bytes]) -> None:
+        self.socket = socket
+        self._fd: int | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._waiters: list[asyncio.Future[None]] = []
+
+    def changed(self) -> asyncio.Future[None]:
+        """A future done at ZeroMQ's next signal (or the next send), or at once if the socket is closed
+        (its users then find it closed, as ZeroMQ says)."""
+        loop = asyncio.get_running_loop()
+        waiter: asyncio.Future[None] = loop.create_future()
+        if self.socket.closed:
+            waiter.set_exception(zmq.ZMQError(zmq.ENOTSOCK))
+            return waiter
+        if self._loop is not loop:
+            self._unwatch()
+            self._fd = fd = int(self.socket.getsockopt(zmq.FD))
+            loop.add_reader(fd, self._signalled)
+            self._loop = loop
+        self._waiters.append(waiter)
+        return waiter
+
+    def sent(self) -> None:
+        """A send may have taken in a signal meant for a waiter: wake them to look again."""
+        if self._waiters:
+            self._wake()
+
+    def _signalled(self) -> None:
+        if self.socket.closed:
+            self._unwatch()
+        else:
+            _events(self.socket)  # takes the signal in: the descriptor is readable until then
+        self._wake()
+
+    def _wake(self) -> None:
+        waiters, self._waiters = self._waiters, []
+        for waiter in waiters:
+            if not waiter.done():
+                waiter.set_result(None)
+
+    def _unwatch(self) -> None:
+        if self._loop is not None and self._fd is not None and not self._loop.is_closed():
+            self._loop.remove_reader(self._fd)
+        self._loop = self._fd = None
+
+    def close(self) -> None:
+        """Stop watching (before the socket closes: its descriptor goes with it)."""
+        self._unwatch()
+        self._wake()
 
 
 #: Messages an :class:`Intake` takes in a row while more are waiting, before its loop waits again
@@ -356,28 +439,23 @@ Received = TypeVar("Received", covariant=True)
 class _Source(Protocol[Received]):
     def take(self) -> Received | None: ...
 
-    def receiving(self) -> asyncio.Future[Any]: ...
-
-    def read(self, frames: Any) -> Received | None: ...
+    def changed(self) -> asyncio.Future[None]: ...
 
 
 class Intake(Generic[Received]):
     """What a loop takes next from its socket (:class:`HostSocket` or :class:`PeerSocket`).
 
-    A message waiting already is taken at once, up to :data:`TAKEN_IN_A_ROW` in a row, without a wait
-    for each (a wait costs more than a small message, and a roll's entries come in a burst); otherwise
-    the loop waits for the first of the socket's receive, its ``others`` and ``timeout``. One receive
-    is outstanding at most; :meth:`close` cancels it.
+    A message waiting already is taken at once, up to :data:`TAKEN_IN_A_ROW` in a row before
+    ``before_waiting`` is called; otherwise the loop waits for the first of a signal of the socket, its
+    ``others`` and ``timeout``.
 
-    A loop waits here once or twice for every log entry, so a wait is kept lean: the socket's own
-    receive future is awaited (no task around it), one waiter is woken by whatever comes first, and
-    the timeout is one timer kept from wait to wait, set again only when a wait needs it sooner (a timer
-    made and cancelled per wait cost more than a small entry's own work).
+    A loop waits here once or twice for every log entry, so a wait is kept lean: one waiter is woken by
+    whatever comes first, and the timeout is one timer kept from wait to wait, set again only when a
+    wait needs it sooner (a timer made and cancelled per wait cost more than a small entry's own work).
     """
 
     def __init__(self, socket: _Source[Received]) -> None:
         self.socket = socket
-        self._receiving: asyncio.Future[Any] | None = None
         self._taken = 0
         self._waiter: asyncio.Future[None] | None = None
         self._alarm: asyncio.TimerHandle | None = None
@@ -390,9 +468,9 @@ class Intake(Generic[Received]):
         before_waiting: Callable[[], None] | None = None,
     ) -> Received | None:
         """The next message, or ``None`` when one of ``others`` finished or ``timeout`` passed first
-        (or the timeout of an earlier wait, which may come sooner: the loops ask again; and a message
-        that is not read); ``before_waiting`` is called before any wait."""
-        if self._receiving is None and self._taken < TAKEN_IN_A_ROW:
+        (or the timeout of an earlier wait, which may come sooner: the loops ask again; or the socket
+        signalled something that was no message); ``before_waiting`` is called before any wait."""
+        if self._taken < TAKEN_IN_A_ROW:
             waiting = self.socket.take()
             if waiting is not None:
                 self._taken += 1
@@ -400,21 +478,20 @@ class Intake(Generic[Received]):
         self._taken = 0
         if before_waiting is not None:
             before_waiting()
-        receiving = self._receiving
-        if receiving is None:
-            receiving = self._receiving = self.socket.receiving()
-            receiving.add_done_callback(self._wake)
-        if not receiving.done():
-            futures = [f for f in others if f is not None]
-            if not any(f.done() for f in futures):
-                await self._wait(futures, timeout)
-            if not receiving.done():
-                return None
-        self._receiving = None
-        return self.socket.read(receiving.result())
+        waiting = self.socket.take()  # what came meanwhile, its signal maybe taken in by a send
+        if waiting is not None:
+            return waiting
+        futures = [f for f in others if f is not None]
+        if not any(f.done() for f in futures):
+            signalled = self.socket.changed()
+            try:
+                await self._wait([signalled, *futures], timeout)
+            finally:
+                signalled.cancel()
+        return self.socket.take()
 
     async def _wait(self, futures: list[asyncio.Future[Any]], timeout: float) -> None:
-        """Until the receive or one of ``futures`` is done, or the timer rings."""
+        """Until one of ``futures`` is done, or the timer rings."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         alarm = self._alarm
@@ -442,10 +519,7 @@ class Intake(Generic[Received]):
         self._wake()
 
     def close(self) -> None:
-        """Cancel the receive that is outstanding, if any, and the timer."""
-        if self._receiving is not None and not self._receiving.done():
-            self._receiving.cancel()
-        self._receiving = None
+        """Stop the timer."""
         if self._alarm is not None:
             self._alarm.cancel()
             self._alarm = None

@@ -39,7 +39,7 @@ def full_link(key: SigningKey, host_key: SigningKey) -> PeerSocket:
     link.connect("127.0.0.1", free_port())
     while True:
         try:
-            link.socket.send(b"{}", flags=zmq.NOBLOCK).result()
+            link.socket.send(b"{}", flags=zmq.NOBLOCK)
         except zmq.Again:
             return link
 

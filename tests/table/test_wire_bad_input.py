@@ -133,7 +133,7 @@ async def _attack(wire: WireTable, mover: WirePeer, other: WirePeer, record: Att
     # over the table's limit, but under ZeroMQ's (which would cost the sender its connection without
     # a word): sent by a modified client, since an atoll peer refuses to send it at all
     oversized = wire.connect(other.key)
-    await oversized.socket.send(b"x" * (MAX_MESSAGE + 1))
+    await oversized.send_frames([b"x" * (MAX_MESSAGE + 1)])
     record.errors["a message over the table's limit"] = await _error(oversized)
     # an identity that holds no seat, once the seats are taken, at a table that admits no late
     # spectators (atoll host --no-late-watchers): its connection is not admitted
