@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import time
 
 import pytest
 from nacl.signing import SigningKey
@@ -126,6 +127,26 @@ def test_a_loop_takes_messages_that_wait_already_without_waiting_then_waits_for_
                 loop = asyncio.get_running_loop()
                 loop.call_later(0.05, host.send, connection, b"entry 3")
                 assert await asyncio.wait_for(intake.next((), 5.0), 5) == b"entry 3"
+            finally:
+                intake.close()
+
+    asyncio.run(run())
+
+
+def test_a_send_that_takes_in_a_messages_arrival_still_wakes_the_loop_waiting_for_it() -> None:
+    # ZeroMQ's descriptor says once that something came: a send made before the loop looks (a heartbeat,
+    # a move) can take that in, and a loop waiting for the descriptor would then sleep past the message
+    async def run() -> None:
+        async with host_and_peer() as (host, peer):
+            connection = await linked(host, peer)
+            intake = Intake(peer)
+            try:
+                waiting = asyncio.ensure_future(intake.next((), 30.0))
+                await asyncio.sleep(0.05)  # the loop waits now
+                assert host.send(connection, b"an entry")
+                time.sleep(0.3)  # no turn of the loop: the message arrives and is signalled meanwhile
+                await peer.send(b"a heartbeat")  # ZeroMQ takes the signal in here
+                assert await asyncio.wait_for(waiting, 2) == b"an entry"
             finally:
                 intake.close()
 
