@@ -114,7 +114,7 @@ class HostSocket:
 
     def pending(self) -> bool:
         """Whether a message is waiting (:meth:`take` may still find it malformed, and none)."""
-        return _readable(self.socket)
+        return self._watch.readable()
 
     def take(self) -> tuple[bytes, bytes, bytes] | None:
         """The message waiting already, as :meth:`recv` gives it, without waiting (``None``: none)."""
@@ -163,7 +163,7 @@ class HostSocket:
         except (zmq.Again, zmq.ZMQError):  # a connection that is gone (ROUTER_MANDATORY), or full
             return False
         finally:
-            self._watch.sent()
+            self._watch.nudge()
         return True
 
     def close(self) -> None:
@@ -270,20 +270,20 @@ class PeerSocket:
         except zmq.Again:
             return False
         finally:
-            self._watch.sent()
+            self._watch.nudge()
         return True
 
     async def _send_when_room(self, frames: list[bytes]) -> None:
         while not self._sent(frames):
-            signalled = self._watch.changed()
-            if _events(self.socket) & _POLLOUT:
-                signalled.cancel()
-                continue
-            await signalled
+            events = _events(self.socket)
+            if events & _POLLIN:  # what this look took in may be what the loop waits for
+                self._watch.nudge()
+            if not events & _POLLOUT:
+                await self._watch.changed()
 
     def pending(self) -> bool:
         """Whether a message from the host is waiting (:meth:`take` may still find it malformed)."""
-        return _readable(self.socket)
+        return self._watch.readable()
 
     def take(self) -> bytes | None:
         """The message from the host waiting already, without waiting (``None``: none).
@@ -373,7 +373,8 @@ class _Watch:
     in; reading ``EVENTS`` takes it in and clears it, and says what the socket can do now. The
     descriptor is edge-like: a send, a receive or a look at ``EVENTS`` can take in a message's arrival
     without anyone being woken by it, so whoever waits looks at ``EVENTS`` first (:meth:`take
-    <PeerSocket.take>` does), and every send wakes the waiters again (:meth:`sent`), who look again.
+    <PeerSocket.take>` does), and every send, and every look that finds a message, wakes the waiters
+    to look again (:meth:`nudge`).
     pyzmq's asyncio sockets do the same for every call through futures, which cost a loop more than a
     small log entry's own work; a table's loops wait once or twice an entry (decision 0030).
     """
@@ -400,10 +401,19 @@ class _Watch:
         self._waiters.append(waiter)
         return waiter
 
-    def sent(self) -> None:
-        """A send may have taken in a signal meant for a waiter: wake them to look again."""
+    def nudge(self) -> None:
+        """A send, or a look at the socket, may have taken in a signal meant for a waiter: wake the
+        waiters to look again."""
         if self._waiters:
             self._wake()
+
+    def readable(self) -> bool:
+        """Whether a message waits (never on a closed socket); seeing one wakes the waiters, since this
+        look may have taken in the signal that would have."""
+        readable = _readable(self.socket)
+        if readable:
+            self.nudge()
+        return readable
 
     def _signalled(self) -> None:
         if self.socket.closed:

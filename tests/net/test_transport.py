@@ -1,10 +1,11 @@
-"""The transport's own refusals: what a peer will not put on the wire."""
+"""The transport's own refusals (what a peer will not put on the wire), and how a loop waits on its socket."""
 
 from __future__ import annotations
 
 import asyncio
 import os
 import time
+from collections.abc import Awaitable, Callable
 
 import pytest
 from nacl.signing import SigningKey
@@ -133,9 +134,21 @@ def test_a_loop_takes_messages_that_wait_already_without_waiting_then_waits_for_
     asyncio.run(run())
 
 
-def test_a_send_that_takes_in_a_messages_arrival_still_wakes_the_loop_waiting_for_it() -> None:
+async def _a_heartbeat(_host: HostSocket, peer: PeerSocket) -> None:
+    await peer.send(b"a heartbeat")
+
+
+async def _a_look(_host: HostSocket, peer: PeerSocket) -> None:
+    assert peer.pending()
+
+
+@pytest.mark.parametrize("taken_in_by", [_a_heartbeat, _a_look], ids=["a send", "a look at the socket"])
+def test_what_takes_in_a_messages_arrival_still_wakes_the_loop_waiting_for_it(
+    taken_in_by: Callable[[HostSocket, PeerSocket], Awaitable[None]],
+) -> None:
     # ZeroMQ's descriptor says once that something came: a send made before the loop looks (a heartbeat,
-    # a move) can take that in, and a loop waiting for the descriptor would then sleep past the message
+    # a move), or a look whether more messages wait (the host's own seat moving while its loop waits),
+    # takes that in, and a loop waiting for the descriptor would then sleep past the message
     async def run() -> None:
         async with host_and_peer() as (host, peer):
             connection = await linked(host, peer)
@@ -145,7 +158,7 @@ def test_a_send_that_takes_in_a_messages_arrival_still_wakes_the_loop_waiting_fo
                 await asyncio.sleep(0.05)  # the loop waits now
                 assert host.send(connection, b"an entry")
                 time.sleep(0.3)  # no turn of the loop: the message arrives and is signalled meanwhile
-                await peer.send(b"a heartbeat")  # ZeroMQ takes the signal in here
+                await taken_in_by(host, peer)
                 assert await asyncio.wait_for(waiting, 2) == b"an entry"
             finally:
                 intake.close()
