@@ -81,9 +81,9 @@ def test_a_peer_taking_what_waits_finds_nothing_in_a_message_of_several_frames_a
     asyncio.run(run())
 
 
-def test_a_loop_waiting_on_its_socket_hears_the_next_message_and_keeps_a_receive_across_other_wakes() -> None:
-    # a peer's loop waits for the first of the host, its bot's choice and its heartbeat: a wake by the
-    # bot must not lose the receive under way, and the message that then comes is the next one taken
+def test_a_loop_woken_first_by_its_bot_then_hears_the_next_message() -> None:
+    # a peer's loop waits for the first of the host, its bot's choice and its heartbeat: after a wake
+    # by the bot, the message that then comes is the next one taken
     async def run() -> None:
         async with host_and_peer() as (host, peer):
             connection = await linked(host, peer)
