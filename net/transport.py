@@ -398,6 +398,8 @@ class _Watch:
             self._fd = fd = int(self.socket.getsockopt(zmq.FD))
             loop.add_reader(fd, self._signalled)
             self._loop = loop
+        if len(self._waiters) >= 8:  # waits that ended otherwise (a timer, a bot) left theirs behind
+            self._waiters = [w for w in self._waiters if not w.done()]
         self._waiters.append(waiter)
         return waiter
 

@@ -164,3 +164,18 @@ def test_what_takes_in_a_messages_arrival_still_wakes_the_loop_waiting_for_it(
                 intake.close()
 
     asyncio.run(run())
+
+
+def test_waits_that_end_by_their_timeout_leave_nothing_behind_on_a_quiet_socket() -> None:
+    # a host with nobody talking waits a tick at a time for hours: what each wait left behind is let go
+    async def run() -> None:
+        async with host_and_peer() as (_host, peer):
+            intake = Intake(peer)
+            try:
+                for _ in range(50):
+                    assert await intake.next((), 0.001) is None
+                assert len(peer._watch._waiters) < 8
+            finally:
+                intake.close()
+
+    asyncio.run(run())
