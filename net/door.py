@@ -21,7 +21,7 @@ from __future__ import annotations
 import asyncio
 import errno
 import logging
-from typing import Any, cast
+from typing import Any
 
 import zmq
 import zmq.asyncio
@@ -70,9 +70,12 @@ class Door:
         self.cap = pending_cap(2) if cap is None else cap
         # made by the socket's context: an asyncio socket when that is an asyncio context, as the
         # tables' sockets have (plain sockets, watched by the loop, in an asyncio context)
-        self.monitor = cast(zmq.asyncio.Socket, socket.get_monitor_socket(WATCHED))
-        if not isinstance(self.monitor, zmq.asyncio.Socket):
+        monitor = socket.get_monitor_socket(WATCHED)
+        if not isinstance(monitor, zmq.asyncio.Socket):
+            socket.disable_monitor()
+            monitor.close(linger=0)
             raise TypeError("a door's socket belongs to an asyncio context (zmq.asyncio.Context)")
+        self.monitor = monitor
         self.address: str | None = None
         """The endpoint bound (``tcp://ADDRESS:PORT``), once bound."""
         self.accepted = 0

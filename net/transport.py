@@ -130,11 +130,7 @@ class HostSocket:
 
     async def recv(self) -> tuple[bytes, bytes, bytes]:
         """The next message: (connection id, the sender's raw CURVE public key, the bytes)."""
-        message = self.take()
-        while message is None:
-            await self.changed()
-            message = self.take()
-        return message
+        return await _next_of(self)
 
     def changed(self) -> asyncio.Future[None]:
         """Done when ZeroMQ signals this socket next (a message may be waiting: :meth:`take` it)."""
@@ -302,11 +298,7 @@ class PeerSocket:
 
     async def recv(self) -> bytes:
         """The next message from the host (read as :meth:`take` reads it)."""
-        message = self.take()
-        while message is None:
-            await self.changed()
-            message = self.take()
-        return message
+        return await _next_of(self)
 
     def changed(self) -> asyncio.Future[None]:
         """Done when ZeroMQ signals this socket next (a message may be waiting: :meth:`take` it)."""
@@ -452,6 +444,15 @@ class _Source(Protocol[Received]):
     def take(self) -> Received | None: ...
 
     def changed(self) -> asyncio.Future[None]: ...
+
+
+async def _next_of(socket: _Source[Received]) -> Received:
+    """The next message ``socket`` takes, waiting for its signals until one comes."""
+    message = socket.take()
+    while message is None:
+        await socket.changed()
+        message = socket.take()
+    return message
 
 
 class Intake(Generic[Received]):

@@ -18,7 +18,7 @@ import zmq
 from nacl.signing import SigningKey
 
 from atoll.net.descriptors import RESERVED, pending_cap, raise_limit
-from atoll.net.door import HANDSHAKE_MS
+from atoll.net.door import HANDSHAKE_MS, Door
 from atoll.net.transport import HostSocket, PeerSocket, curve_keys
 from tests.net.loopback import idle_connections
 
@@ -145,3 +145,15 @@ def test_the_host_raises_its_soft_descriptor_limit_as_far_as_the_hard_limit_allo
         assert raised == min(hard, 4096) == resource.getrlimit(resource.RLIMIT_NOFILE)[0]
     finally:
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+def test_a_door_on_a_socket_of_a_plain_context_says_it_needs_an_asyncio_one() -> None:
+    # its monitor is awaited: a socket of a plain context would make a monitor no loop can wait on
+    context = zmq.Context()
+    router = context.socket(zmq.ROUTER)
+    try:
+        with pytest.raises(TypeError, match="asyncio context"):
+            Door(router, "a port")
+    finally:
+        router.close(linger=0)
+        context.term()

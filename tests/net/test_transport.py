@@ -5,7 +5,8 @@ from __future__ import annotations
 import asyncio
 import os
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
 
 import pytest
 from nacl.signing import SigningKey
@@ -37,6 +38,16 @@ async def linked(host: HostSocket, peer: PeerSocket) -> bytes:
     connection, _key, data = await host.recv()
     assert data == b"hello"
     return connection
+
+
+@contextmanager
+def intake_of(peer: PeerSocket) -> Iterator[Intake[bytes]]:
+    """A peer's loop's intake on ``peer``, closed afterwards (also on failure)."""
+    intake = Intake(peer)
+    try:
+        yield intake
+    finally:
+        intake.close()
 
 
 async def until_waiting(peer: PeerSocket) -> None:
@@ -87,16 +98,13 @@ def test_a_loop_woken_first_by_its_bot_then_hears_the_next_message() -> None:
     async def run() -> None:
         async with host_and_peer() as (host, peer):
             connection = await linked(host, peer)
-            intake = Intake(peer)
-            try:
+            with intake_of(peer) as intake:
                 loop = asyncio.get_running_loop()
                 chosen: asyncio.Future[str] = loop.create_future()
                 loop.call_later(0.05, chosen.set_result, "a move")
                 assert await intake.next((chosen, None), 5.0) is None  # the bot chose first
                 assert host.send(connection, b"an entry")
                 assert await asyncio.wait_for(intake.next((), 5.0), 5) == b"an entry"
-            finally:
-                intake.close()
 
     asyncio.run(run())
 
@@ -104,12 +112,11 @@ def test_a_loop_woken_first_by_its_bot_then_hears_the_next_message() -> None:
 def test_a_loops_wait_ends_after_its_timeout_with_nothing() -> None:
     async def run() -> None:
         async with host_and_peer() as (_host, peer):
-            intake = Intake(peer)
-            loop = asyncio.get_running_loop()
-            began = loop.time()
-            assert await intake.next((), 0.1) is None
-            assert 0.09 <= loop.time() - began < 2.0
-            intake.close()
+            with intake_of(peer) as intake:
+                loop = asyncio.get_running_loop()
+                began = loop.time()
+                assert await intake.next((), 0.1) is None
+                assert 0.09 <= loop.time() - began < 2.0
 
     asyncio.run(run())
 
@@ -121,30 +128,27 @@ def test_a_loop_takes_messages_that_wait_already_without_waiting_then_waits_for_
             for n in range(3):
                 assert host.send(connection, f"entry {n}".encode())
             await until_waiting(peer)
-            intake = Intake(peer)
-            try:
+            with intake_of(peer) as intake:
                 taken = [await asyncio.wait_for(intake.next((), 5.0), 5) for _ in range(3)]
                 assert taken == [b"entry 0", b"entry 1", b"entry 2"]
                 loop = asyncio.get_running_loop()
                 loop.call_later(0.05, host.send, connection, b"entry 3")
                 assert await asyncio.wait_for(intake.next((), 5.0), 5) == b"entry 3"
-            finally:
-                intake.close()
 
     asyncio.run(run())
 
 
-async def _a_heartbeat(_host: HostSocket, peer: PeerSocket) -> None:
+async def _a_heartbeat(peer: PeerSocket) -> None:
     await peer.send(b"a heartbeat")
 
 
-async def _a_look(_host: HostSocket, peer: PeerSocket) -> None:
+async def _a_look(peer: PeerSocket) -> None:
     assert peer.pending()
 
 
 @pytest.mark.parametrize("taken_in_by", [_a_heartbeat, _a_look], ids=["a send", "a look at the socket"])
 def test_what_takes_in_a_messages_arrival_still_wakes_the_loop_waiting_for_it(
-    taken_in_by: Callable[[HostSocket, PeerSocket], Awaitable[None]],
+    taken_in_by: Callable[[PeerSocket], Awaitable[None]],
 ) -> None:
     # ZeroMQ's descriptor says once that something came: a send made before the loop looks (a heartbeat,
     # a move), or a look whether more messages wait (the host's own seat moving while its loop waits),
@@ -152,16 +156,13 @@ def test_what_takes_in_a_messages_arrival_still_wakes_the_loop_waiting_for_it(
     async def run() -> None:
         async with host_and_peer() as (host, peer):
             connection = await linked(host, peer)
-            intake = Intake(peer)
-            try:
+            with intake_of(peer) as intake:
                 waiting = asyncio.ensure_future(intake.next((), 30.0))
                 await asyncio.sleep(0.05)  # the loop waits now
                 assert host.send(connection, b"an entry")
                 time.sleep(0.3)  # no turn of the loop: the message arrives and is signalled meanwhile
-                await taken_in_by(host, peer)
+                await taken_in_by(peer)
                 assert await asyncio.wait_for(waiting, 2) == b"an entry"
-            finally:
-                intake.close()
 
     asyncio.run(run())
 
@@ -170,12 +171,9 @@ def test_waits_that_end_by_their_timeout_leave_nothing_behind_on_a_quiet_socket(
     # a host with nobody talking waits a tick at a time for hours: what each wait left behind is let go
     async def run() -> None:
         async with host_and_peer() as (_host, peer):
-            intake = Intake(peer)
-            try:
+            with intake_of(peer) as intake:
                 for _ in range(50):
                     assert await intake.next((), 0.001) is None
                 assert len(peer._watch._waiters) < 8
-            finally:
-                intake.close()
 
     asyncio.run(run())
